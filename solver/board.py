@@ -1,0 +1,263 @@
+"""Go rules over a flat, padded board: the compiled hot path of the solver.
+
+A board of size N is stored as a 1-D ``int8`` array of (N + 2)² cells with a
+one-cell border, so the four neighbours of point ``p`` are ``p ± 1`` and
+``p ± stride`` without bounds checks.  Everything the search touches per node
+(play, undo, captures, suicide, liberty counts, Zobrist hashing) lives here as
+numba-compiled functions over a :class:`Board`'s arrays; Python objects stay at
+the edges.
+
+Stones of the attacker's outer wall are marked *safe*: they have liberties the
+search never fills (outside the search area), so a flood fill that reaches one
+can stop at once — the wall is never captured.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+MAX_SIZE = 19
+ZOBRIST_SEED = 20171017
+
+# meta[] slots: small mutable integers shared by the compiled functions.
+META_STAMP = 0      # generation counter for the ``mark`` array
+META_UNDO_TOP = 1   # height of the undo stack
+META_SIZE = 2
+
+
+def opponent(color: int) -> int:
+    return 3 - color
+
+
+def color_letter(color: int) -> str:
+    return "B" if color == BLACK else "W"
+
+
+def _zobrist_table(cells: int) -> np.ndarray:
+    rng = np.random.default_rng(ZOBRIST_SEED)
+    return rng.integers(1, np.iinfo(np.uint64).max, size=(2, cells), dtype=np.uint64, endpoint=True)
+
+
+class Board:
+    """A padded board with the scratch arrays the compiled kernels need.
+
+    ``cells`` holds EMPTY/BLACK/WHITE/BORDER; ``safe`` marks uncapturable wall
+    stones; ``hash`` is a one-element uint64 array (so compiled code can update
+    it in place) holding the Zobrist hash of the stones.
+    """
+
+    def __init__(self, size: int):
+        if not 1 <= size <= MAX_SIZE:
+            raise ValueError(f"board size {size} is outside 1..{MAX_SIZE}")
+        self.size = size
+        self.stride = size + 2
+        n = self.stride * self.stride
+        self.cells = np.full(n, BORDER, dtype=np.int8)
+        for y in range(size):
+            start = (y + 1) * self.stride + 1
+            self.cells[start:start + size] = EMPTY
+        self.safe = np.zeros(n, dtype=np.uint8)
+        self.mark = np.zeros(n, dtype=np.int32)
+        self.stack = np.zeros(n, dtype=np.int32)
+        # Each move pushes its captured stones, their count and the point.
+        self.undo = np.zeros(4 * n + 16, dtype=np.int32)
+        self.meta = np.zeros(META_SIZE, dtype=np.int64)
+        self.hash = np.zeros(1, dtype=np.uint64)
+        self.zobrist = _zobrist_table(n)
+
+    # -- coordinates ---------------------------------------------------------
+    def point(self, x: int, y: int) -> int:
+        """Flat index of the point in column x, row y (0-based, y from the top)."""
+        return (y + 1) * self.stride + (x + 1)
+
+    def xy(self, p: int) -> tuple[int, int]:
+        return p % self.stride - 1, p // self.stride - 1
+
+    # -- state ---------------------------------------------------------------
+    def place(self, x: int, y: int, color: int) -> None:
+        """Put a stone without applying the rules (for setting up positions)."""
+        p = self.point(x, y)
+        if self.cells[p] != EMPTY:
+            self.hash[0] ^= self.zobrist[self.cells[p] - 1, p]
+        self.cells[p] = color
+        self.hash[0] ^= self.zobrist[color - 1, p]
+
+    def get(self, x: int, y: int) -> int:
+        return int(self.cells[self.point(x, y)])
+
+    def play(self, x: int, y: int, color: int) -> int:
+        """Play by the rules; returns stones captured, or -1 if illegal."""
+        return play(self.cells, self.safe, self.mark, self.stack, self.undo,
+                    self.meta, self.hash, self.zobrist, self.stride,
+                    self.point(x, y), color)
+
+    def take_back(self) -> None:
+        undo(self.cells, self.undo, self.meta, self.hash, self.zobrist)
+
+    def liberties(self, x: int, y: int, cap: int = 1 << 20) -> int:
+        return count_liberties(self.cells, self.safe, self.mark, self.stack,
+                               self.meta, self.stride, self.point(x, y), cap)
+
+    def block(self, x: int, y: int) -> list[tuple[int, int]]:
+        """The stones of the block at (x, y)."""
+        n = collect_block(self.cells, self.mark, self.stack, self.meta,
+                          self.stride, self.point(x, y))
+        return sorted(self.xy(int(p)) for p in self.stack[:n])
+
+    def to_array(self) -> np.ndarray:
+        """The stones as a size×size int8 array indexed [y, x]."""
+        grid = self.cells.reshape(self.stride, self.stride)
+        return grid[1:-1, 1:-1].copy()
+
+    def __str__(self) -> str:
+        glyph = {EMPTY: ".", BLACK: "X", WHITE: "O"}
+        return "\n".join("".join(glyph[int(c)] for c in row) for row in self.to_array())
+
+
+@njit(cache=True, inline="always")
+def _next_stamp(mark, meta):
+    meta[META_STAMP] += 1
+    if meta[META_STAMP] >= 2**31 - 1:
+        mark[:] = 0
+        meta[META_STAMP] = 1
+    return meta[META_STAMP]
+
+
+@njit(cache=True)
+def scan_block(cells, safe, mark, stack, meta, stride, p):
+    """Flood-fill the block at p into ``stack``.
+
+    Returns -1 as soon as the block is found to have a liberty (or to contain a
+    safe wall stone); otherwise the number of stones, all in stack[:n].
+    """
+    color = cells[p]
+    stamp = _next_stamp(mark, meta)
+    mark[p] = stamp
+    stack[0] = p
+    n = 1
+    i = 0
+    while i < n:
+        s = stack[i]
+        i += 1
+        if safe[s]:
+            return -1
+        for q in (s - 1, s + 1, s - stride, s + stride):
+            c = cells[q]
+            if c == EMPTY:
+                return -1
+            if c == color and mark[q] != stamp:
+                mark[q] = stamp
+                stack[n] = q
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def collect_block(cells, mark, stack, meta, stride, p):
+    """All stones of the block at p into stack[:n]; returns n."""
+    color = cells[p]
+    stamp = _next_stamp(mark, meta)
+    mark[p] = stamp
+    stack[0] = p
+    n = 1
+    i = 0
+    while i < n:
+        s = stack[i]
+        i += 1
+        for q in (s - 1, s + 1, s - stride, s + stride):
+            if cells[q] == color and mark[q] != stamp:
+                mark[q] = stamp
+                stack[n] = q
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def count_liberties(cells, safe, mark, stack, meta, stride, p, cap):
+    """Liberties of the block at p, counting stops at ``cap``.
+
+    A block holding a safe wall stone counts as having ``cap`` liberties.
+    """
+    color = cells[p]
+    stamp = _next_stamp(mark, meta)
+    mark[p] = stamp
+    stack[0] = p
+    n = 1
+    i = 0
+    libs = 0
+    while i < n:
+        s = stack[i]
+        i += 1
+        if safe[s]:
+            return cap
+        for q in (s - 1, s + 1, s - stride, s + stride):
+            if mark[q] == stamp:
+                continue
+            c = cells[q]
+            if c == EMPTY:
+                mark[q] = stamp
+                libs += 1
+                if libs >= cap:
+                    return cap
+            elif c == color:
+                mark[q] = stamp
+                stack[n] = q
+                n += 1
+    return libs
+
+
+@njit(cache=True)
+def play(cells, safe, mark, stack, undo_stack, meta, hashv, zobrist, stride, p, color):
+    """Play ``color`` at p: captures, no suicide, Zobrist update, undo record.
+
+    Returns the number of stones captured, or -1 (board unchanged) when the
+    point is occupied or the move is suicide.  Repetition (ko) is the search's
+    business: it depends on the path and on who is ko master.
+    """
+    if cells[p] != EMPTY:
+        return -1
+    opp = 3 - color
+    cells[p] = color
+    top = meta[META_UNDO_TOP]
+    captured = 0
+    for q in (p - 1, p + 1, p - stride, p + stride):
+        if cells[q] != opp:
+            continue
+        n = scan_block(cells, safe, mark, stack, meta, stride, q)
+        if n < 0:
+            continue
+        for i in range(n):
+            s = stack[i]
+            cells[s] = EMPTY
+            hashv[0] ^= zobrist[opp - 1, s]
+            undo_stack[top] = s
+            top += 1
+        captured += n
+    if captured == 0 and scan_block(cells, safe, mark, stack, meta, stride, p) >= 0:
+        cells[p] = EMPTY
+        return -1
+    hashv[0] ^= zobrist[color - 1, p]
+    undo_stack[top] = captured
+    undo_stack[top + 1] = p
+    meta[META_UNDO_TOP] = top + 2
+    return captured
+
+
+@njit(cache=True)
+def undo(cells, undo_stack, meta, hashv, zobrist):
+    """Take back the last move made with :func:`play`."""
+    top = meta[META_UNDO_TOP]
+    p = undo_stack[top - 1]
+    captured = undo_stack[top - 2]
+    top -= 2
+    color = cells[p]
+    opp = 3 - color
+    cells[p] = EMPTY
+    hashv[0] ^= zobrist[color - 1, p]
+    for _ in range(captured):
+        top -= 1
+        s = undo_stack[top]
+        cells[s] = opp
+        hashv[0] ^= zobrist[opp - 1, s]
+    meta[META_UNDO_TOP] = top

@@ -1,0 +1,124 @@
+"""Depth-first search with a transposition table: the reference algorithm.
+
+Each node asks "can ``color`` (to move) win?", where the attacker wins by
+capturing the target block and the defender by keeping it.  The rules for
+repetitions, passes and ko masters are in :mod:`solver.rules`; results that do
+not depend on the path are stored in the table as exact, the others as hints
+for move ordering.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from .board import EMPTY
+from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
+                      C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
+                      remove_move, sort_moves, undo_move)
+from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
+                    repd_of, winner_of)
+from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, table_claim, table_slot
+
+# table value: bit 0 exact, bits 1-2 winner, bits 8.. move + 2
+_EXACT = 1
+
+
+@njit(cache=True, inline="always")
+def _entry(exact, winner, move):
+    return exact | (winner << 1) | ((move + 2) << 8)
+
+
+@njit(cache=True)
+def _lookup(keys, values, key):
+    i = table_slot(keys, key)
+    if i < 0 or keys[i] == 0:
+        return 0
+    return values[i]
+
+
+@njit(cache=True)
+def search(context, keys, values, color, km, depth):
+    """The result (see :func:`solver.rules.pack`) of the node at ``depth``."""
+    counters = context[C_COUNTERS]
+    counters[NODES] += 1
+    if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
+        counters[ABORT] = ABORT_NODE_BUDGET
+    if counters[ABORT] != 0:
+        return pack(0, 0, NO_MOVE)
+    cells = context[C_CELLS]
+    target = context[C_TARGET]
+    position = context[C_HASH][0]
+    opp = 3 - color
+    key = node_key(position, color, km)
+    entry = _lookup(keys, values, key)
+    if entry & _EXACT:
+        return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
+    if depth > MAX_DEPTH:
+        return pack(opp, 0, NO_MOVE)
+    hint = (entry >> 8) - 2 if entry != 0 else NO_MOVE
+    defender = cells[target]
+    attacker = 3 - defender
+
+    n, earliest = generate_moves(context, color, km, depth, hint)
+    moves = context[C_MOVES][depth]
+    scores = context[C_SCORES][depth]
+    depths = context[C_DEPTHS][depth]
+    hashes = context[C_HASHES][depth]
+    i = 0
+    while i < n:
+        if moves[i] != PASS:
+            child = _lookup(keys, values, node_key(hashes[i], opp, km))
+            if child != 0:
+                child_winner = (child >> 1) & 3
+                if child & _EXACT and child_winner == opp:
+                    n = remove_move(context, depth, n, i)
+                    continue
+                scores[i] += KNOWN_WIN if child_winner == color else -1.0
+        i += 1
+    sort_moves(context, depth, n)
+
+    path = context[C_PATH]
+    tags = context[C_TAGS]
+    mindepth = earliest
+    result = -1
+    for i in range(n):
+        p = moves[i]
+        d = depths[i]
+        path[depth] = position
+        if p == PASS:
+            next_km = km_after_pass(path, depth, position, color, km)
+            tag = node_key(position, opp, next_km)
+            looped = False
+            for t in range(counters[TAGS]):
+                if tags[t] == tag:
+                    looped = True
+            if looped:
+                # Both sides pass again in the same situation: the target lives.
+                response = pack(defender, depth - 1, NO_MOVE)
+            else:
+                tags[counters[TAGS]] = tag
+                counters[TAGS] += 1
+                response = search(context, keys, values, opp, next_km, depth + 1)
+                counters[TAGS] -= 1
+        else:
+            play_move(context, p, color)
+            if cells[target] == EMPTY:
+                response = pack(attacker, INF_DEPTH, NO_MOVE)
+            else:
+                response = search(context, keys, values, opp, km, depth + 1)
+            undo_move(context)
+        if counters[ABORT] != 0:
+            return pack(0, 0, NO_MOVE)
+        if winner_of(response) == color:
+            repd = repd_of(response) if (d > depth and p != PASS) else d
+            result = pack(color, repd, p)
+            break
+        if p != PASS:
+            mindepth = min(mindepth, repd_of(response) if d > depth else d)
+    if result < 0:
+        result = pack(opp, mindepth, NO_MOVE)
+
+    slot = table_claim(keys, counters, key)
+    if slot >= 0:
+        exact = 1 if repd_of(result) > depth + 1 else 0
+        values[slot] = _entry(exact, winner_of(result), move_of(result))
+    return result

@@ -1,0 +1,141 @@
+"""Move generation and ordering for both searches.
+
+``context`` is the tuple of arrays a search runs on (see
+:func:`solver.search.make_context`).  :func:`generate_moves` tries every point
+of the search area, keeps the legal ones, drops those the rules forbid
+(repetition by a side that is not ko master; a defender move that leaves the
+target in atari, which loses at once), and scores the rest so that the likely
+best move comes first.  Results go into per-depth rows of preallocated buffers,
+so nothing is allocated per node.
+"""
+from __future__ import annotations
+
+from numba import njit
+
+from .board import EMPTY, count_liberties, play, undo
+from .rules import INF_DEPTH, PASS, repetition_depth, sign
+
+# context tuple layout
+(C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
+ C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES) = range(18)
+
+# Score tiers; the heuristic part of a score stays within (-1, 1).
+CAPTURES_TARGET = 100.0
+KNOWN_WIN = 10.0
+HINT = 4.0
+REPEATS = 50.0
+
+
+@njit(cache=True, inline="always")
+def _squash(x):
+    return x / (1.0 + abs(x))
+
+
+@njit(cache=True)
+def play_move(context, p, color):
+    return play(context[C_CELLS], context[C_SAFE], context[C_MARK], context[C_STACK],
+                context[C_UNDO], context[C_META], context[C_HASH], context[C_ZOBRIST],
+                context[C_STRIDE], p, color)
+
+
+@njit(cache=True)
+def undo_move(context):
+    undo(context[C_CELLS], context[C_UNDO], context[C_META], context[C_HASH], context[C_ZOBRIST])
+
+
+@njit(cache=True)
+def liberties(context, p, cap):
+    return count_liberties(context[C_CELLS], context[C_SAFE], context[C_MARK], context[C_STACK],
+                           context[C_META], context[C_STRIDE], p, cap)
+
+
+@njit(cache=True)
+def generate_moves(context, color, km, depth, hint):
+    """Fill row ``depth`` of the move buffers; returns (count, earliest repetition).
+
+    The pass, when allowed, is appended last.  ``hint`` is a move remembered
+    from an earlier visit of this node (or -2), tried first among equals.
+    """
+    cells = context[C_CELLS]
+    area = context[C_AREA]
+    target = context[C_TARGET]
+    path = context[C_PATH]
+    moves = context[C_MOVES][depth]
+    scores = context[C_SCORES][depth]
+    depths = context[C_DEPTHS][depth]
+    hashes = context[C_HASHES][depth]
+    defender = cells[target]
+    is_master = km * sign(color) > 0
+    direction = 1.0 if color == defender else -1.0
+    n = 0
+    earliest = INF_DEPTH
+    for i in range(area.size):
+        p = area[i]
+        if cells[p] != EMPTY:
+            continue
+        captured = play_move(context, p, color)
+        if captured < 0:
+            continue
+        if cells[target] == EMPTY:
+            score = CAPTURES_TARGET
+        else:
+            target_libs = liberties(context, target, 8)
+            if color == defender and target_libs < 2:
+                undo_move(context)
+                continue
+            own_libs = liberties(context, p, 4)
+            score = (0.5 * _squash(captured)
+                     + 0.25 * _squash(direction * target_libs)
+                     + 0.125 * _squash(own_libs - 2.0))
+        child = context[C_HASH][0]
+        undo_move(context)
+        d = repetition_depth(path, depth, child)
+        earliest = min(earliest, d)
+        if d <= depth and not is_master:
+            continue
+        # Moves that need a ko threat come last, the earliest repetition last
+        # of all: the search relies on it.
+        if d < INF_DEPTH:
+            score -= REPEATS + 8.0 / d
+        if p == hint:
+            score += HINT
+        moves[n] = p
+        scores[n] = score
+        depths[n] = d
+        hashes[n] = child
+        n += 1
+    if liberties(context, target, 2) > 1:
+        moves[n] = PASS
+        scores[n] = -1e9
+        depths[n] = INF_DEPTH
+        hashes[n] = context[C_HASH][0]
+        n += 1
+    return n, earliest
+
+
+@njit(cache=True)
+def sort_moves(context, depth, n):
+    """Insertion sort of row ``depth`` by descending score (stable)."""
+    moves = context[C_MOVES][depth]
+    scores = context[C_SCORES][depth]
+    depths = context[C_DEPTHS][depth]
+    hashes = context[C_HASHES][depth]
+    for i in range(1, n):
+        m, s, d, h = moves[i], scores[i], depths[i], hashes[i]
+        j = i - 1
+        while j >= 0 and scores[j] < s:
+            moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1] = moves[j], scores[j], depths[j], hashes[j]
+            j -= 1
+        moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1] = m, s, d, h
+
+
+@njit(cache=True)
+def remove_move(context, depth, n, i):
+    """Drop entry i of row ``depth``; returns the new count."""
+    moves = context[C_MOVES][depth]
+    scores = context[C_SCORES][depth]
+    depths = context[C_DEPTHS][depth]
+    hashes = context[C_HASHES][depth]
+    for j in range(i, n - 1):
+        moves[j], scores[j], depths[j], hashes[j] = moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1]
+    return n - 1

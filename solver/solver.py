@@ -1,0 +1,166 @@
+"""The solver's Python face: a problem, its search area, and solve().
+
+:class:`Solver` holds one problem's board and transposition tables; moves can be
+played on it and the position solved again, reusing every path-independent
+result found so far (this is how ``solve-all`` walks a problem's tree).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import dfpn, dfs
+from .area import DEFAULT_MAX_AREA, search_area
+from .board import BLACK, EMPTY, color_letter
+from .problem import Problem, sgf_point
+from .rules import MAX_DEPTH, PASS, move_of, winner_of
+from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, COUNTERS_SIZE, MAX_NODES,
+                    NODES, TABLE_COUNT, TAGS, Table)
+
+ALGORITHMS = ("dfs", "dfpn")
+KO_MASTERS = ("attacker", "defender", "none")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer for one side to move.
+
+    ``winner`` is the colour that wins with ``to_play`` moving first (None when
+    the node budget ran out); ``move`` is to_play's winning move as (x, y),
+    ``"pass"`` when tenuki suffices, or None when to_play cannot win.
+    """
+
+    to_play: int
+    winner: int | None
+    move: tuple[int, int] | str | None
+    defender: int
+    nodes: int
+    seconds: float
+
+    @property
+    def status(self) -> str:
+        if self.winner is None:
+            return "unknown"
+        return "safe" if self.winner == self.defender else "unsafe"
+
+    @property
+    def sgf_move(self) -> str | None:
+        """The move in SGF notation, ``B[]`` for a pass."""
+        if self.move is None:
+            return None
+        letter = color_letter(self.to_play)
+        return f"{letter}[]" if self.move == "pass" else f"{letter}[{sgf_point(*self.move)}]"
+
+
+def ko_master_value(ko_master: str, defender: int) -> int:
+    """km as the search uses it: +1 Black is ko master, -1 White, 0 nobody."""
+    if ko_master not in KO_MASTERS:
+        raise ValueError(f"ko master must be one of {KO_MASTERS}, not {ko_master!r}")
+    if ko_master == "none":
+        return 0
+    color = defender if ko_master == "defender" else 3 - defender
+    return 1 if color == BLACK else -1
+
+
+class Solver:
+    def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14):
+        self.problem = problem
+        self.area = search_area(problem, max_area)
+        self.board = problem.board()
+        for x, y in zip(*np.nonzero(self.area.safe.T)):
+            self.board.safe[self.board.point(int(x), int(y))] = 1
+        self.target = self.board.point(*problem.target)
+        self.defender = problem.defender
+        self.history: list[int] = []
+        self.tables = {"dfs": Table(table_log2), "dfpn": Table(table_log2, (dfpn.VALUE_FIELDS,), np.int64)}
+        self.solves = 0
+        self.counters = np.zeros(COUNTERS_SIZE, dtype=np.int64)
+        points = np.array([self.board.point(x, y) for x, y in self.area.points], dtype=np.int32)
+        rows = MAX_DEPTH + 2
+        width = points.size + 1
+        b = self.board
+        self.dfpn_scratch = np.zeros((rows, width, dfpn.SCRATCH_FIELDS), dtype=np.int64)
+        self.dfpn_stack = np.zeros(rows + 1, dtype=np.uint64)
+        self.context = (
+            b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
+            points, self.target,
+            np.zeros(rows + 1, dtype=np.uint64),          # path
+            np.zeros(rows + 1, dtype=np.uint64),          # pass tags
+            self.counters,
+            np.zeros((rows, width), dtype=np.int32),      # moves
+            np.zeros((rows, width), dtype=np.float64),    # scores
+            np.zeros((rows, width), dtype=np.int32),      # repetition depths
+            np.zeros((rows, width), dtype=np.uint64),     # child hashes
+        )
+
+    @property
+    def area_size(self) -> int:
+        """Empty points of the search area in the current position."""
+        return sum(1 for x, y in self.area.points if self.board.get(x, y) == EMPTY)
+
+    def moves(self) -> list[tuple[int, int]]:
+        """Empty points of the search area, row by row."""
+        return [(x, y) for x, y in self.area.points if self.board.get(x, y) == EMPTY]
+
+    def play(self, x: int, y: int, color: int) -> bool:
+        """Play a move by the rules (repetition is left to the search); False if illegal."""
+        before = int(self.board.hash[0])
+        if self.board.play(x, y, color) < 0:
+            return False
+        self.history.append(before)
+        return True
+
+    def take_back(self) -> None:
+        self.board.take_back()
+        self.history.pop()
+
+    def target_captured(self) -> bool:
+        return self.board.cells[self.target] == EMPTY
+
+    def solve(self, to_play: int, ko_master: str = "attacker", algo: str = "dfs",
+              max_nodes: int = 0) -> Verdict:
+        if algo not in ALGORITHMS:
+            raise ValueError(f"algorithm must be one of {ALGORITHMS}, not {algo!r}")
+        if self.target_captured():
+            raise ValueError("the target has been captured")
+        km = ko_master_value(ko_master, self.defender)
+        depth = len(self.history)
+        path = self.context[11]
+        path[:depth] = self.history[:path.size]
+        table = self.tables[algo]
+        self.counters[:] = 0
+        self.counters[MAX_NODES] = max_nodes
+        started = time.perf_counter()
+        while True:
+            self.counters[ABORT] = 0
+            self.counters[TAGS] = 0
+            self.counters[TABLE_COUNT] = len(table)
+            if algo == "dfs":
+                result = dfs.search(self.context, table.keys, table.values, to_play, km, depth)
+            else:
+                salt = np.uint64(0x5851F42D4C957F2D) * np.uint64(self.solves + 1)
+                result = dfpn.solve(self.context, table.keys, table.values, self.dfpn_scratch,
+                                    self.dfpn_stack, salt, to_play, km, depth)
+            if self.counters[ABORT] != ABORT_TABLE_FULL:
+                break
+            table.grow()
+        seconds = time.perf_counter() - started
+        self.solves += 1
+        nodes = int(self.counters[NODES])
+        if self.counters[ABORT] == ABORT_NODE_BUDGET:
+            return Verdict(to_play, None, None, self.defender, nodes, seconds)
+        winner = int(winner_of(result))
+        move = None
+        if winner == to_play:
+            p = int(move_of(result))
+            move = "pass" if p == PASS else self.board.xy(p)
+        return Verdict(to_play, winner, move, self.defender, nodes, seconds)
+
+
+def solve_problem(problem: Problem, to_play: int | None = None, **options) -> Verdict:
+    """Solve one problem for ``to_play`` (default: its PL)."""
+    max_area = options.pop("max_area", DEFAULT_MAX_AREA)
+    solver = Solver(problem, max_area=max_area)
+    return solver.solve(to_play if to_play is not None else problem.to_play, **options)
