@@ -7,11 +7,12 @@ searched.  A solved node (phi or delta 0) whose result does not depend on the
 path (see :mod:`solver.rules`) is stored under its key; one whose result does
 is stored under its key mixed with a signature of the exact path that leads to
 it (and of the solve), so it is reused only when the very same path comes back
-— which df-pn's re-searches do all the time.  Without that, proof numbers of
-path-dependent nodes (ko and pass sequences) would creep up by one per visit.
-Likewise a node whose key is already on the stack (a pass or ko cycle back to
-an ancestor) is a different node of the path-dependent game: it keeps its
-working numbers under the path key too, instead of reading the ancestor's.
+— which df-pn's re-searches do all the time.  The working numbers of unsolved
+nodes are kept under the path key as well: under these rules a position
+reached by two paths may be two different nodes (a pass or ko cycle back to an
+ancestor is one), and sharing their numbers lets proof numbers creep up by one
+per visit around a cycle without ever settling.  Solved, path-independent
+results are what transpositions share.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
 from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, table_claim, table_slot
 
 INFINITE = np.int64(1) << 40
+DETOUR = np.int64(16)
 # scratch[depth, child, :] fields
 S_PHI, S_DELTA, S_SOLVED, S_REPD, S_KM = 0, 1, 2, 3, 4
 SCRATCH_FIELDS = 5
@@ -37,27 +39,16 @@ _PATH_MIX = np.uint64(0x9E3779B97F4A7C15)
 @njit(cache=True, inline="always")
 def _child_signature(signature, position):
     """Signature of the path extended by ``position`` (order-sensitive)."""
-    return (signature ^ position) * _PATH_MIX + np.uint64(1)
-
-
-@njit(cache=True)
-def _on_stack(stack_keys, depth, key):
-    for j in range(depth):
-        if stack_keys[j] == key:
-            return True
-    return False
+    return (signature ^ position) * _PATH_MIX + np.uint64(1)  # wraps modulo 2**64
 
 
 @njit(cache=True)
 def _find_solved(keys, values, key, signature):
     """Slot of a stored solution for this node on this path, or -1."""
-    s = table_slot(keys, key)
-    if s >= 0 and keys[s] == key and (values[s, V_PHI] == 0 or values[s, V_DELTA] == 0):
-        return s
-    path_key = key ^ signature
-    s = table_slot(keys, path_key)
-    if s >= 0 and keys[s] == path_key:
-        return s
+    for k in (key, key ^ signature):
+        s = table_slot(keys, k)
+        if s >= 0 and keys[s] == k and (values[s, V_PHI] == 0 or values[s, V_DELTA] == 0):
+            return s
     return -1
 
 
@@ -107,7 +98,7 @@ def _prepare_children(context, scratch, n, color, km, depth):
 
 
 @njit(cache=True)
-def _mid(context, keys, values, scratch, stack_keys, signature, color, km, depth, th_phi, th_delta):
+def _mid(context, keys, values, scratch, signature, color, km, depth, th_phi, th_delta):
     """Search until phi >= th_phi or delta >= th_delta; returns (phi, delta, repd, move)."""
     counters = context[C_COUNTERS]
     counters[NODES] += 1
@@ -121,12 +112,11 @@ def _mid(context, keys, values, scratch, stack_keys, signature, color, km, depth
     solved = _find_solved(keys, values, key, signature)
     if solved >= 0:
         return values[solved, V_PHI], values[solved, V_DELTA], values[solved, V_REPD], values[solved, V_MOVE]
-    own_key = key ^ signature if _on_stack(stack_keys, depth, key) else key
+    own_key = key ^ signature
     slot = table_slot(keys, own_key)
     hint = NO_MOVE
     if slot >= 0 and keys[slot] == own_key:
         hint = values[slot, V_MOVE]
-    stack_keys[depth] = key
     if depth > MAX_DEPTH:
         return INFINITE, np.int64(0), 0, NO_MOVE
 
@@ -154,15 +144,15 @@ def _mid(context, keys, values, scratch, stack_keys, signature, color, km, depth
             if row[i, S_SOLVED] == 0:
                 child_key = node_key(hashes[i], opp, row[i, S_KM])
                 c_phi = np.int64(1)
-                c_delta = np.int64(1)
+                # Proving through a ko recapture or a pass is rarely the way:
+                # such children start with a higher cost, so they come last.
+                c_delta = np.int64(1) if depths[i] > depth and moves[i] != PASS else DETOUR
                 s = _find_solved(keys, values, child_key, child_signature)
                 if s >= 0:
                     row[i, S_SOLVED] = 1
                     row[i, S_REPD] = values[s, V_REPD]
-                elif _on_stack(stack_keys, depth + 1, child_key):
-                    s = table_slot(keys, child_key ^ child_signature)
                 else:
-                    s = table_slot(keys, child_key)
+                    s = table_slot(keys, child_key ^ child_signature)
                 if s >= 0 and keys[s] != 0:
                     c_phi = values[s, V_PHI]
                     c_delta = values[s, V_DELTA]
@@ -189,12 +179,12 @@ def _mid(context, keys, values, scratch, stack_keys, signature, color, km, depth
         if p == PASS:
             tags[counters[TAGS]] = node_key(position, opp, row[best, S_KM])
             counters[TAGS] += 1
-            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, stack_keys, child_signature, opp,
+            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, child_signature, opp,
                                              row[best, S_KM], depth + 1, child_th_phi, child_th_delta)
             counters[TAGS] -= 1
         else:
             play_move(context, p, color)
-            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, stack_keys, child_signature, opp, km,
+            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, child_signature, opp, km,
                                              depth + 1, child_th_phi, child_th_delta)
             undo_move(context)
         if counters[ABORT] != 0:
@@ -225,10 +215,7 @@ def _mid(context, keys, values, scratch, stack_keys, signature, color, km, depth
 
     solved = phi == 0 or delta == 0
     path_dependent = solved and repd <= depth + 1
-    if not solved:
-        slot = table_claim(keys, counters, own_key)
-    else:
-        slot = table_claim(keys, counters, key ^ signature if path_dependent else key)
+    slot = table_claim(keys, counters, key if solved and not path_dependent else own_key)
     if slot >= 0:
         values[slot, V_PHI] = phi
         values[slot, V_DELTA] = delta
@@ -238,13 +225,13 @@ def _mid(context, keys, values, scratch, stack_keys, signature, color, km, depth
 
 
 @njit(cache=True)
-def solve(context, keys, values, scratch, stack_keys, salt, color, km, depth):
+def solve(context, keys, values, scratch, salt, color, km, depth):
     """Prove or disprove that ``color`` wins; the result packed as in DFS.
 
     ``salt`` differs between solves, so that path-dependent results of one
     solve (whose root may differ) are never read by another.
     """
-    phi, delta, repd, move = _mid(context, keys, values, scratch, stack_keys, salt, color, km, depth,
+    phi, delta, repd, move = _mid(context, keys, values, scratch, salt, color, km, depth,
                                   INFINITE - 1, INFINITE - 1)
     winner = color if phi == 0 else 3 - color
     return pack(winner, repd, move if phi == 0 else NO_MOVE)

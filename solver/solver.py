@@ -82,7 +82,6 @@ class Solver:
         width = points.size + 1
         b = self.board
         self.dfpn_scratch = np.zeros((rows, width, dfpn.SCRATCH_FIELDS), dtype=np.int64)
-        self.dfpn_stack = np.zeros(rows + 1, dtype=np.uint64)
         self.context = (
             b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
             points, self.target,
@@ -142,7 +141,7 @@ class Solver:
             else:
                 salt = np.uint64(0x5851F42D4C957F2D) * np.uint64(self.solves + 1)
                 result = dfpn.solve(self.context, table.keys, table.values, self.dfpn_scratch,
-                                    self.dfpn_stack, salt, to_play, km, depth)
+                                    salt, to_play, km, depth)
             if self.counters[ABORT] != ABORT_TABLE_FULL:
                 break
             table.grow()
