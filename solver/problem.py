@@ -91,8 +91,15 @@ def parse_problem(data: bytes, source: str = "<sgf>", require_to_play: bool = Tr
         black, white, _ = root.get_setup_stones()
         marks = root.get("MA") if root.has_property("MA") else set()
         stubs = root.get("SQ") if root.has_property("SQ") else set()
-        to_play = root.get("PL") if root.has_property("PL") else None
+        to_play = None
+        if root.has_property("PL"):
+            raw = root.get_raw("PL").strip().lower()
+            if raw not in (b"b", b"w"):
+                raise ProblemError(source, f"PL[{raw.decode(errors='replace')}] must be B or W")
+            to_play = raw.decode()
     except ValueError as exc:
+        if isinstance(exc, ProblemError):
+            raise
         raise ProblemError(source, f"unreadable property ({exc})") from None
 
     both = black & white

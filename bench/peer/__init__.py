@@ -1,0 +1,1 @@
+"""Reference solvers that our solver is benchmarked against."""

@@ -1,0 +1,70 @@
+"""Every way a problem file can be unusable gets one clear message naming it."""
+import pytest
+
+from solver import ProblemError, Solver, parse_problem
+from solver.area import search_area
+
+# A small enclosed corner: White's target at ba inside a thick black wall.
+GOOD = (b"(;FF[4]SZ[9]PL[B]AB[da][db][dc][cc][bc][ac][ea][eb][ec][ed][dd][cd][bd][ad]"
+        b"AW[ba][bb][cb]MA[ba])")
+
+
+def error_of(data: bytes, **kwargs) -> str:
+    with pytest.raises(ProblemError) as info:
+        problem = parse_problem(data, "problem.sgf")
+        search_area(problem, **kwargs)
+    assert str(info.value).startswith("problem.sgf: ")
+    return info.value.reason
+
+
+def test_the_good_problem_loads_and_solves():
+    problem = parse_problem(GOOD, "problem.sgf")
+    verdict = Solver(problem).solve(problem.to_play)
+    assert verdict.status in ("safe", "unsafe")
+
+
+def test_unparsable_sgf():
+    assert "not a valid SGF" in error_of(b"(;FF[4]SZ[9]AB[aa")
+
+
+def test_missing_target():
+    assert "no MA[]" in error_of(GOOD.replace(b"MA[ba]", b""))
+
+
+def test_target_on_an_empty_point():
+    assert "MA[aa] is on an empty point" in error_of(GOOD.replace(b"MA[ba]", b"MA[aa]"))
+
+
+def test_missing_player():
+    assert "no PL[]" in error_of(GOOD.replace(b"PL[B]", b""))
+
+
+def test_empty_player():
+    assert "must be B or W" in error_of(GOOD.replace(b"PL[B]", b"PL[]"))
+
+
+def test_board_larger_than_19():
+    assert "larger than 19" in error_of(GOOD.replace(b"SZ[9]", b"SZ[21]"))
+
+
+def test_illegal_position():
+    # a white stone at aa surrounded by black stones at ab and ba... with no liberties
+    data = b"(;FF[4]SZ[9]PL[B]AB[ba][ab]AW[aa]MA[aa])"
+    assert "no liberties" in error_of(data)
+
+
+def test_point_in_both_colours():
+    assert "both in AB and AW" in error_of(GOOD.replace(b"AW[ba]", b"AW[da][ba]"))
+
+
+def test_open_wall():
+    # a lone white stone on an empty board: no black wall at all
+    assert "open wall" in error_of(b"(;FF[4]SZ[9]PL[B]AB[ii]AW[ee]MA[ee])")
+
+
+def test_area_too_large():
+    assert "exceeds the limit of 2" in error_of(GOOD, max_area=2)
+
+
+def test_stub_on_an_occupied_point():
+    assert "SQ[da] stub is on an occupied point" in error_of(GOOD.replace(b"MA[ba]", b"MA[ba]SQ[da]"))
