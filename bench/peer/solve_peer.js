@@ -61,7 +61,7 @@ function sideToPlay(sgf, opts) {
     if (opts.solveAs) return opts.solveAs;
     if (opts.play.length) return OTHER[opts.play[opts.play.length - 1][0]];
     const pl = /\bPL\[([BW])\]/.exec(sgf);
-    if (!pl) throw Error('no PL[] property: the side to move is unknown');
+    if (!pl) throw Error('no PL[B] or PL[W]: the side to move is unknown');
     return pl[1];
 }
 

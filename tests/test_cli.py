@@ -1,0 +1,39 @@
+"""The `tsumego solve` contract that other tools rely on."""
+import json
+
+from pipeline.cli import main
+
+GOOD = (b"(;FF[4]SZ[9]PL[B]AB[da][db][dc][cc][bc][ac][ea][eb][ec][ed][dd][cd][bd][ad]"
+        b"AW[ba][bb][cb]MA[ba])")
+
+
+def test_json_lines_and_errors(tmp_path, capsys):
+    good = tmp_path / "good.sgf"
+    good.write_bytes(GOOD)
+    bad = tmp_path / "bad.sgf"
+    bad.write_bytes(GOOD.replace(b"MA[ba]", b""))
+    assert main(["solve", "--json", str(bad), str(good)]) == 1
+    out, err = capsys.readouterr()
+    assert f"{bad}: no MA[]" in err
+    (row,) = [json.loads(line) for line in out.splitlines()]
+    assert row["file"] == str(good) and row["to_play"] == "B"
+    assert row["status"] in ("safe", "unsafe") and row["nodes"] > 0
+    # Black to kill three points in the corner: the vital point wins.
+    assert row["status"] == "unsafe" and row["move"].startswith("B[")
+
+
+def test_both_algorithms_and_ko_masters_run(tmp_path, capsys):
+    good = tmp_path / "good.sgf"
+    good.write_bytes(GOOD)
+    for algo in ("dfs", "dfpn"):
+        for km in ("attacker", "defender", "none"):
+            assert main(["solve", "--json", "--algo", algo, "--ko-master", km, str(good)]) == 0
+    statuses = {json.loads(line)["status"] for line in capsys.readouterr().out.splitlines()}
+    assert statuses == {"unsafe"}
+
+
+def test_node_budget_gives_unknown(tmp_path, capsys):
+    good = tmp_path / "good.sgf"
+    good.write_bytes(GOOD)
+    assert main(["solve", "--json", "--max-nodes", "1", str(good)]) == 0
+    assert json.loads(capsys.readouterr().out)["status"] == "unknown"
