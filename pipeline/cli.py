@@ -4,15 +4,26 @@
 [--max-nodes N] [--json] FILE...`` prints one line per file.  A bad file prints
 its error to stderr and the others are still solved; the exit code is 1 if any
 file failed.
+
+Every other stage lives in its own module, listed in ``COMMAND_MODULES``; each
+such module has ``register(commands)``, which adds its subparser and sets
+``run`` to a function of the parsed arguments returning the exit code.  Those
+modules import their heavy dependencies (Beam, TensorFlow) inside ``run``, so
+``tsumego solve`` starts without loading them.
 """
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, KO_MASTERS, ProblemError, Solver, load_problem
 from solver.board import color_letter
+
+# One module per subcommand (or per group of closely related subcommands).
+COMMAND_MODULES: tuple[str, ...] = (
+)
 
 
 def _solve_one(path: str, args) -> dict:
@@ -63,6 +74,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="reject problems whose search area has more empty points")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.set_defaults(run=cmd_solve)
+
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(commands)
     return parser
 
 
