@@ -1,0 +1,101 @@
+"""The TFRecord contract between the features stage and the model.
+
+One ``tf.train.Example`` per subproblem, in ZLIB-compressed shards named
+``train-*.tfrecord.gz`` and ``test-*.tfrecord.gz``:
+
+==================  =======  ===================================================
+key                 type     meaning
+==================  =======  ===================================================
+``planes``          bytes    uint8 array ``[S, 11, 11, F]``, C order: one 11×11
+                             window per stone of the target block (S windows),
+                             each centred on its stone, zero past the board edge
+``windows``         int64    S
+``planes_count``    int64    F (checked against ``features.json``)
+``safe``            int64    ``TS``: 1 if the target is safe when PL moves first
+``move``            int64[S] ``TR`` as an index ``row * 11 + col`` inside each
+                             window, -1 where there is no ``TR`` or it falls
+                             outside that window
+``available_moves`` int64    ``AS``, the size used by the reports
+``defender_first``  int64    ``DS``
+``problem``         bytes    the source problem id (``GN``)
+``subproblem``      bytes    the subproblem's file name (its content hash)
+==================  =======  ===================================================
+
+Beside the shards, ``features.json`` holds ``schema_version``, ``window`` (N),
+``planes`` (names in order), ``F`` and the counts of the run: the model reads F
+and the plane names from there, never from a constant.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+SCHEMA_VERSION = 1
+WINDOW = 11
+SPEC_FILE = "features.json"
+SPLITS = ("train", "test")
+
+
+def shard_pattern(data_dir: str, split: str) -> str:
+    """Glob of the shards of one split."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; expected one of {SPLITS}")
+    return os.path.join(data_dir, f"{split}-*.tfrecord.gz")
+
+
+def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
+                  defender_first: int, problem: str, subproblem: str) -> bytes:
+    """Serialise one subproblem; ``planes`` is uint8 ``[S, 11, 11, F]``."""
+    import tensorflow as tf
+
+    planes = np.ascontiguousarray(planes, dtype=np.uint8)
+    if planes.ndim != 4 or planes.shape[1:3] != (WINDOW, WINDOW):
+        raise ValueError(f"planes must be [S, {WINDOW}, {WINDOW}, F], got {planes.shape}")
+    moves = [int(m) for m in moves]
+    if len(moves) != planes.shape[0]:
+        raise ValueError(f"{len(moves)} move indices for {planes.shape[0]} windows")
+
+    def ints(values):
+        return tf.train.Feature(int64_list=tf.train.Int64List(value=list(values)))
+
+    def raw(value: bytes):
+        return tf.train.Feature(bytes_list=tf.train.BytesList(value=[value]))
+
+    example = tf.train.Example(features=tf.train.Features(feature={
+        "planes": raw(planes.tobytes()),
+        "windows": ints([planes.shape[0]]),
+        "planes_count": ints([planes.shape[3]]),
+        "safe": ints([int(safe)]),
+        "move": ints(moves),
+        "available_moves": ints([int(available_moves)]),
+        "defender_first": ints([int(defender_first)]),
+        "problem": raw(problem.encode()),
+        "subproblem": raw(subproblem.encode()),
+    }))
+    return example.SerializeToString()
+
+
+def write_spec(data_dir: str, planes: list[str], counts: dict, **extra) -> str:
+    """Write ``features.json``; returns its path."""
+    spec = {"schema_version": SCHEMA_VERSION, "window": WINDOW, "planes": list(planes),
+            "F": len(planes), "counts": counts, **extra}
+    path = os.path.join(data_dir, SPEC_FILE)
+    with open(path, "w") as f:
+        json.dump(spec, f, indent=2, sort_keys=True)
+        f.write("\n")
+    return path
+
+
+def read_spec(data_dir: str) -> dict:
+    """Read ``features.json`` and check its schema version."""
+    path = os.path.join(data_dir, SPEC_FILE)
+    with open(path) as f:
+        spec = json.load(f)
+    if spec.get("schema_version") != SCHEMA_VERSION:
+        raise ValueError(f"{path}: schema version {spec.get('schema_version')}, "
+                         f"this code reads {SCHEMA_VERSION}")
+    if spec["F"] != len(spec["planes"]):
+        raise ValueError(f"{path}: F={spec['F']} but {len(spec['planes'])} plane names")
+    return spec
