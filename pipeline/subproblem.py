@@ -1,0 +1,124 @@
+"""Subproblem SGF files: the labelled positions ``solve-all`` writes.
+
+One root node per file, with the seed's annotations so the files stay
+interoperable with its tools::
+
+    (;FF[4]GM[1]SZ[9]GN[source]PL[B]AB[..]AW[..]MA[xy]TS[1]DS[0]AS[7]TR[xy])
+
+``TS`` is 1 when the target is safe with ``PL`` moving first, ``DS`` is 1 when
+``PL`` is the defender, ``AS`` counts the available moves (empty points of the
+search area, the "size" of the reports) and ``TR`` is PL's winning move when PL
+wins with a move on the board.  The text is written by hand, in a fixed
+property order, so the same position always gives the same bytes; the file
+name is a hash of the position alone (not of ``GN``), so a position reached
+from two problems is one file.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from sgfmill import sgf
+
+from solver.board import BLACK, EMPTY, WHITE
+from solver.problem import ProblemError, parse_problem, parse_sgf_point, sgf_point
+
+LETTER = {BLACK: "B", WHITE: "W"}
+
+
+@dataclass(frozen=True)
+class Subproblem:
+    """A labelled position; ``stones`` is size×size int8 indexed [y, x]."""
+
+    size: int
+    stones: np.ndarray
+    target: tuple[int, int]
+    to_play: int
+    safe: bool | None = None
+    available_moves: int | None = None
+    best_move: tuple[int, int] | None = None
+    source: str = ""
+
+    @property
+    def defender(self) -> int:
+        return int(self.stones[self.target[1], self.target[0]])
+
+    @property
+    def defender_first(self) -> bool:
+        return self.to_play == self.defender
+
+    def position_text(self) -> str:
+        """The position and who moves first: what the file name hashes."""
+        black = "".join(f"[{sgf_point(int(x), int(y))}]" for y, x in zip(*np.nonzero(self.stones == BLACK)))
+        white = "".join(f"[{sgf_point(int(x), int(y))}]" for y, x in zip(*np.nonzero(self.stones == WHITE)))
+        return (f"SZ[{self.size}]PL[{LETTER[self.to_play]}]"
+                + (f"AB{black}" if black else "") + (f"AW{white}" if white else "")
+                + f"MA[{sgf_point(*self.target)}]")
+
+    def name(self) -> str:
+        """Content-hash file name (16 hex digits of SHA-256 of the position)."""
+        return hashlib.sha256(self.position_text().encode()).hexdigest()[:16] + ".sgf"
+
+    def to_sgf(self) -> str:
+        labels = ""
+        if self.safe is not None:
+            labels += f"TS[{int(self.safe)}]"
+        labels += f"DS[{int(self.defender_first)}]"
+        if self.available_moves is not None:
+            labels += f"AS[{self.available_moves}]"
+        if self.best_move is not None:
+            labels += f"TR[{sgf_point(*self.best_move)}]"
+        source = self.source.replace("\\", "\\\\").replace("]", "\\]")
+        position = self.position_text()
+        head, rest = position.split("PL[", 1)
+        return f"(;FF[4]GM[1]{head}GN[{source}]PL[{rest}{labels})\n"
+
+
+def parse_subproblem(data: bytes, source: str = "<sgf>") -> Subproblem:
+    """Read a subproblem; raises ProblemError naming ``source``."""
+    problem = parse_problem(data, source)
+    root = sgf.Sgf_game.from_bytes(data).get_root()
+
+    def integer(prop: str) -> int | None:
+        if not root.has_property(prop):
+            return None
+        raw = root.get_raw(prop).decode(errors="replace").strip()
+        try:
+            return int(raw)
+        except ValueError:
+            raise ProblemError(source, f"{prop}[{raw}] is not an integer") from None
+
+    safe = integer("TS")
+    if safe not in (None, 0, 1):
+        raise ProblemError(source, f"TS[{safe}] must be 0 or 1")
+    best_move = None
+    if root.has_property("TR"):
+        raw = root.get_raw("TR").decode(errors="replace").strip()
+        if len(raw) != 2:
+            raise ProblemError(source, f"TR[{raw}] is not a point")
+        best_move = parse_sgf_point(raw)
+        if not (0 <= best_move[0] < problem.size and 0 <= best_move[1] < problem.size):
+            raise ProblemError(source, f"TR[{raw}] is off the board")
+        if problem.stones[best_move[1], best_move[0]] != EMPTY:
+            raise ProblemError(source, f"TR[{raw}] is on an occupied point")
+    return Subproblem(
+        size=problem.size,
+        stones=problem.stones,
+        target=problem.target,
+        to_play=problem.to_play,
+        safe=None if safe is None else bool(safe),
+        available_moves=integer("AS"),
+        best_move=best_move,
+        source=problem.properties.get("GN") or "",
+    )
+
+
+def load_subproblem(path: str | Path) -> Subproblem:
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ProblemError(str(path), f"cannot read the file ({exc.strerror})") from None
+    return parse_subproblem(data, str(path))
