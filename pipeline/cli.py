@@ -23,6 +23,8 @@ from solver.board import color_letter
 
 # One module per subcommand (or per group of closely related subcommands).
 COMMAND_MODULES: tuple[str, ...] = (
+    "model.train",
+    "model.quantize",
 )
 
 

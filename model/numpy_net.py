@@ -1,0 +1,53 @@
+"""The network evaluated with numpy alone, from a packed file.
+
+This is the deployable form: no TensorFlow import, a few float32 matrix
+products a batch.  It computes exactly what ``model.network`` computes (same
+layer order, ReLU, skip connections, sigmoid and softmax readouts), so on the
+same weights it agrees with Keras to float32 rounding.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from model.network import layer_names
+from model.quantize import read_packed
+
+
+class NumpyNet:
+    """Forward pass over ``{layer/kernel, layer/bias}`` float32 tensors."""
+
+    def __init__(self, header: dict, tensors: dict[str, np.ndarray]):
+        self.header = header
+        self.planes = list(header["planes"])
+        self.window = int(header["window"])
+        self.bits = int(header["bits"])
+        self.layers = [(tensors[f"{name}/kernel"], tensors[f"{name}/bias"])
+                       for name in layer_names(int(header["blocks"]))]
+        inputs = self.layers[0][0].shape[0]
+        if inputs != self.window * self.window * len(self.planes):
+            raise ValueError(f"first kernel takes {inputs} inputs, the header says "
+                             f"{self.window}×{self.window}×{len(self.planes)}")
+
+    @classmethod
+    def load(cls, path: str) -> "NumpyNet":
+        header, tensors = read_packed(path)
+        return cls(header, tensors)
+
+    def evaluate(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``boards`` ``[B, 11, 11, F]`` → (P(safe) ``[B]``, move probabilities ``[B, 121]``)."""
+        boards = np.asarray(boards)
+        if boards.ndim == 3:
+            boards = boards[None]
+        x = boards.reshape(boards.shape[0], -1).astype(np.float32, copy=False)
+        (align, align_bias), *rest = self.layers
+        hidden = np.maximum(x @ align + align_bias, 0)
+        blocks, (safe_kernel, safe_bias), (move_kernel, move_bias) = rest[:-2], rest[-2], rest[-1]
+        for (kernel_a, bias_a), (kernel_b, bias_b) in zip(blocks[0::2], blocks[1::2]):
+            inner = np.maximum(hidden @ kernel_a + bias_a, 0)
+            hidden = np.maximum(inner @ kernel_b + bias_b + hidden, 0)
+        safe = 1 / (1 + np.exp(-(hidden @ safe_kernel + safe_bias)[:, 0]))
+        logits = hidden @ move_kernel + move_bias
+        logits -= logits.max(axis=1, keepdims=True)
+        move = np.exp(logits)
+        move /= move.sum(axis=1, keepdims=True)
+        return safe.astype(np.float32), move.astype(np.float32)

@@ -1,0 +1,252 @@
+"""Low-bit weights: uniform per-tensor quantization and the packed file.
+
+Each dense kernel is stored at ``b`` bits a weight.  The code of a weight is
+``round((w - low) / scale)`` clipped to ``0 .. 2**b - 1``; it reads back as
+``low + code * scale``.  Two ways to pick ``low`` and ``scale`` per tensor:
+
+* ``minmax``: ``[low, high]`` is the tensor's range, so every weight is
+  within ``scale / 2`` of its value (``scale = (high - low) / (2**b - 1)``);
+* ``clip``: the range is shrunk towards the tensor's median by the factor
+  that minimises the squared error, trading a few clipped outliers for finer
+  steps everywhere else (what helps most at 2-4 bits).
+
+Biases (``width`` values a layer, under 1% of the file) stay float32: they
+shift every unit and cost nothing to keep exact.
+
+Packed file (little-endian)::
+
+    offset 0      4 bytes   magic  b"TSQN"
+    offset 4      uint32    H, the length of the header
+    offset 8      H bytes   header, UTF-8 JSON (keys sorted):
+                              format       1
+                              bits         b (32 for the float file)
+                              scheme       "minmax" | "clip" | "float"
+                              window       11
+                              planes       plane names, in input order
+                              width, blocks  the network's shape
+                              tensors      list, in evaluation order, of
+                                {name: "align/kernel", shape: [968F, width],
+                                 encoding: "uint<b>" | "float32",
+                                 low, scale: float32 values (uint only),
+                                 offset: byte offset in the payload,
+                                 bytes: byte length}
+    offset 8 + H  payload   tensors back to back, each starting on a byte;
+                            a uint<b> tensor is its codes in C order as one
+                            bit stream, b bits a code, least significant bit
+                            first, zero-padded to a whole byte
+
+The same model and options always give the same bytes.
+"""
+from __future__ import annotations
+
+import json
+import os
+import struct
+import sys
+
+import numpy as np
+
+MAGIC = b"TSQN"
+FORMAT_VERSION = 1
+FLOAT_BITS = 32
+SCHEMES = ("minmax", "clip")
+DEFAULT_BITS = 5
+BITS_TABLE = "bits.json"
+BITS_RANGE = range(2, 9)
+# Range shrink factors tried by the ``clip`` scheme, from no clipping down.
+CLIP_FACTORS = np.linspace(1.0, 0.2, 41)
+
+
+def quantize_tensor(weights: np.ndarray, bits: int, scheme: str = "minmax"):
+    """``(codes, low, scale)``: codes uint16 of ``weights``' shape, low/scale float32."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown scheme {scheme!r}; expected one of {SCHEMES}")
+    if not 1 <= bits <= 16:
+        raise ValueError(f"bits must be 1..16, got {bits}")
+    w = np.asarray(weights, dtype=np.float64)
+    levels = (1 << bits) - 1
+    low, high = float(w.min()), float(w.max())
+    if scheme == "clip":
+        low, high = _best_clip(w, levels, low, high)
+    low32 = np.float32(low)
+    scale32 = np.float32((high - low) / levels) if high > low else np.float32(1.0)
+    codes = np.clip(np.rint((w - float(low32)) / float(scale32)), 0, levels).astype(np.uint16)
+    return codes, low32, scale32
+
+
+def _best_clip(w: np.ndarray, levels: int, low: float, high: float) -> tuple[float, float]:
+    """The shrunk range (about the median) with the least squared error."""
+    centre = float(np.median(w))
+    best = (np.inf, low, high)
+    for factor in CLIP_FACTORS:
+        lo, hi = centre + factor * (low - centre), centre + factor * (high - centre)
+        scale = (hi - lo) / levels
+        if scale <= 0:
+            continue
+        back = lo + np.clip(np.rint((w - lo) / scale), 0, levels) * scale
+        error = float(np.square(back - w).sum())
+        if error < best[0]:
+            best = (error, lo, hi)
+    return best[1], best[2]
+
+
+def dequantize(codes: np.ndarray, low: np.float32, scale: np.float32) -> np.ndarray:
+    """float32 weights of the codes (exactly what the evaluator computes)."""
+    return np.float32(low) + codes.astype(np.float32) * np.float32(scale)
+
+
+def pack_codes(codes: np.ndarray, bits: int) -> bytes:
+    """One bit stream, ``bits`` bits a code, least significant bit first."""
+    flat = codes.reshape(-1).astype(np.uint32)
+    if flat.size and int(flat.max()) >> bits:
+        raise ValueError(f"a code does not fit in {bits} bits")
+    stream = (flat[:, None] >> np.arange(bits, dtype=np.uint32)) & 1
+    return np.packbits(stream.astype(np.uint8).reshape(-1), bitorder="little").tobytes()
+
+
+def unpack_codes(data: bytes, bits: int, count: int) -> np.ndarray:
+    """Inverse of ``pack_codes``: ``count`` codes as uint16."""
+    stream = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little",
+                           count=count * bits)
+    weights = (1 << np.arange(bits, dtype=np.uint32))
+    return (stream.reshape(count, bits).astype(np.uint32) @ weights).astype(np.uint16)
+
+
+def pack(tensors: list[tuple[str, np.ndarray]], bits: int, meta: dict,
+         scheme: str = "minmax") -> bytes:
+    """The packed file's bytes; ``bits=32`` keeps every tensor float32."""
+    entries, chunks, offset = [], [], 0
+    for name, array in tensors:
+        array = np.asarray(array, dtype=np.float32)
+        entry = {"name": name, "shape": list(array.shape)}
+        if bits == FLOAT_BITS or name.endswith("/bias"):
+            data = array.astype("<f4").tobytes()
+            entry["encoding"] = "float32"
+        else:
+            codes, low, scale = quantize_tensor(array, bits, scheme)
+            data = pack_codes(codes, bits)
+            entry.update(encoding=f"uint{bits}", low=float(low), scale=float(scale))
+        entry.update(offset=offset, bytes=len(data))
+        entries.append(entry)
+        chunks.append(data)
+        offset += len(data)
+    header = {**meta, "format": FORMAT_VERSION, "bits": bits,
+              "scheme": "float" if bits == FLOAT_BITS else scheme, "tensors": entries}
+    head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    return MAGIC + struct.pack("<I", len(head)) + head + b"".join(chunks)
+
+
+def unpack(blob: bytes, source: str = "<packed>") -> tuple[dict, dict[str, np.ndarray]]:
+    """``(header, {name: float32 array})`` with every tensor dequantized."""
+    if blob[:4] != MAGIC or len(blob) < 8:
+        raise ValueError(f"{source}: not a packed network (bad magic)")
+    (length,) = struct.unpack("<I", blob[4:8])
+    try:
+        header = json.loads(blob[8:8 + length])
+    except ValueError as exc:
+        raise ValueError(f"{source}: unreadable header ({exc})") from None
+    if header.get("format") != FORMAT_VERSION:
+        raise ValueError(f"{source}: format {header.get('format')}, this code reads {FORMAT_VERSION}")
+    payload = blob[8 + length:]
+    tensors = {}
+    for entry in header["tensors"]:
+        data = payload[entry["offset"]:entry["offset"] + entry["bytes"]]
+        if len(data) != entry["bytes"]:
+            raise ValueError(f"{source}: truncated at tensor {entry['name']}")
+        shape = tuple(entry["shape"])
+        if entry["encoding"] == "float32":
+            tensors[entry["name"]] = np.frombuffer(data, dtype="<f4").astype(np.float32).reshape(shape)
+        else:
+            codes = unpack_codes(data, int(entry["encoding"][4:]), int(np.prod(shape)))
+            tensors[entry["name"]] = dequantize(codes, entry["low"], entry["scale"]).reshape(shape)
+    return header, tensors
+
+
+def read_packed(path: str) -> tuple[dict, dict[str, np.ndarray]]:
+    with open(path, "rb") as f:
+        return unpack(f.read(), path)
+
+
+def model_tensors(model) -> list[tuple[str, np.ndarray]]:
+    """The Keras model's dense kernels and biases, in evaluation order."""
+    from model.network import layer_names
+
+    blocks = sum(1 for layer in model.layers if layer.name.endswith("_skip"))
+    tensors = []
+    for name in layer_names(blocks):
+        kernel, bias = model.get_layer(name).get_weights()
+        tensors += [(f"{name}/kernel", kernel), (f"{name}/bias", bias)]
+    return tensors
+
+
+def packed_meta(model_spec: dict) -> dict:
+    """Header fields from the training run's ``model.json``."""
+    return {"planes": model_spec["planes"], "window": model_spec["window"],
+            "width": model_spec["options"]["width"], "blocks": model_spec["options"]["blocks"]}
+
+
+def packed_path(model_dir: str, bits: int) -> str:
+    """Where ``tsumego quantize`` writes the b-bit file (``float`` for 32)."""
+    return os.path.join(model_dir, "model-float.tsq" if bits == FLOAT_BITS else f"model-{bits}bit.tsq")
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "quantize", help="pack the trained network at b bits a weight; table of test error by b")
+    parser.add_argument("--model", required=True, help="model folder written by tsumego train")
+    parser.add_argument("--bits", type=int, default=DEFAULT_BITS, help="bits a weight (default 5)")
+    parser.add_argument("--scheme", choices=SCHEMES, default="minmax",
+                        help="how each tensor's range is chosen (see model/quantize.py)")
+    parser.add_argument("--out", help="packed file to write (default MODEL/model-<b>bit.tsq)")
+    parser.add_argument("--data", help="records for the error table (default: the training data)")
+    parser.add_argument("--no-table", action="store_true", help="skip the table of error by bits")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import keras
+
+    from model.train import MODEL_FILE, read_model_spec
+
+    try:
+        spec = read_model_spec(args.model)
+        model = keras.saving.load_model(os.path.join(args.model, MODEL_FILE), compile=False)
+    except (OSError, ValueError) as exc:
+        print(f"error: {args.model}: cannot load the trained model ({exc})", file=sys.stderr)
+        return 1
+    tensors = model_tensors(model)
+    meta = packed_meta(spec)
+    for bits, path in ((FLOAT_BITS, packed_path(args.model, FLOAT_BITS)),
+                       (args.bits, args.out or packed_path(args.model, args.bits))):
+        blob = pack(tensors, bits, meta, args.scheme)
+        with open(path, "wb") as f:
+            f.write(blob)
+        print(f"wrote {path}: {len(blob)} bytes ({'float32' if bits == FLOAT_BITS else f'{bits} bits'})")
+    if args.no_table:
+        return 0
+    data = args.data or spec["data"]
+    table = bits_table(tensors, meta, data)
+    with open(os.path.join(args.model, BITS_TABLE), "w") as f:
+        json.dump({"data": os.path.abspath(data), "split": "test", "rows": table}, f, indent=2)
+        f.write("\n")
+    print(f"test error by bits ({table[0]['count']} records of {data}):")
+    print("bits  scheme  error   bytes")
+    for row in table:
+        print(f"{row['bits']:>4}  {row['scheme']:<6}  {row['error']:.4f}  {row['bytes']}")
+    return 0
+
+
+def bits_table(tensors, meta: dict, data_dir: str) -> list[dict]:
+    """Test error of the network at every b in ``BITS_RANGE`` for each scheme, and float."""
+    from model.numpy_net import NumpyNet
+    from model.predictions import predict_split
+
+    variants = [(bits, scheme) for bits in BITS_RANGE for scheme in SCHEMES] + [(FLOAT_BITS, "float")]
+    blobs = {(bits, scheme): pack(tensors, bits, meta, scheme) for bits, scheme in variants}
+    nets = {f"{bits}/{scheme}": NumpyNet(*unpack(blob)) for (bits, scheme), blob in blobs.items()}
+    predictions = predict_split(data_dir, "test", nets)
+    return [{"bits": bits, "scheme": scheme, "bytes": len(blobs[bits, scheme]),
+             "count": int(predictions.safe.size),
+             "error": float(predictions.errors(f"{bits}/{scheme}").mean())}
+            for bits, scheme in variants]

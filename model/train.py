@@ -1,0 +1,142 @@
+"""``tsumego train``: fit the network on the records of ``tsumego features``.
+
+``tsumego train --data DIR --out DIR [--epochs N] [--minutes M] [--seed S]``
+
+Every epoch reads each training record once, through a random window of the
+target block and a random symmetry (``model.dataset``).  Adam with L2 on the
+kernels; the test split's loss is watched after every epoch and training
+stops when it has not improved for ``--patience`` epochs, or when the
+``--minutes`` budget is spent, and the best epoch's weights are kept.
+
+The output folder holds ``model.keras``, ``model.json`` (planes, options,
+seed, data folder, epochs), ``history.json`` (the Keras history, for the
+report's curves), ``checkpoints/best.weights.h5`` and TensorBoard ``logs/``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+from model.network import NetworkOptions
+
+MODEL_FILE = "model.keras"
+MODEL_SPEC = "model.json"
+HISTORY_FILE = "history.json"
+
+
+def register(commands) -> None:
+    defaults = NetworkOptions()
+    parser = commands.add_parser("train", help="train the safety network on TFRecords")
+    parser.add_argument("--data", required=True, help="folder of tsumego features (with features.json)")
+    parser.add_argument("--out", required=True, help="model folder to write")
+    parser.add_argument("--epochs", type=int, default=200, help="at most this many epochs")
+    parser.add_argument("--minutes", type=float, default=0,
+                        help="wall-clock budget; training stops after the batch that spends it (0: none)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--patience", type=int, default=8,
+                        help="epochs without a better test loss before stopping")
+    parser.add_argument("--width", type=int, default=defaults.width)
+    parser.add_argument("--blocks", type=int, default=defaults.blocks)
+    parser.add_argument("--l2", type=float, default=defaults.l2)
+    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
+    parser.add_argument("--move-weight", type=float, default=defaults.move_weight,
+                        help="weight of the move head's loss (0 trains the value alone)")
+    parser.set_defaults(run=run)
+
+
+def read_model_spec(model_dir: str) -> dict:
+    with open(os.path.join(model_dir, MODEL_SPEC)) as f:
+        return json.load(f)
+
+
+def run(args) -> int:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import keras
+    import tensorflow as tf
+
+    from model.dataset import make_dataset
+    from model.network import build_model, compile_model
+    from pipeline.records import read_spec
+
+    try:
+        spec = read_spec(args.data)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: {args.data}: cannot read features.json ({exc})", file=sys.stderr)
+        return 1
+    options = NetworkOptions(width=args.width, blocks=args.blocks, l2=args.l2,
+                             learning_rate=args.learning_rate, move_weight=args.move_weight)
+    keras.utils.set_random_seed(args.seed)
+    tf.config.experimental.enable_op_determinism()
+    try:
+        train = make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
+                             seed=args.seed)
+        test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False)
+    except FileNotFoundError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+
+    os.makedirs(os.path.join(args.out, "checkpoints"), exist_ok=True)
+    model = compile_model(build_model(spec["F"], options), options)
+    stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=args.patience,
+                                            restore_best_weights=True, verbose=1)
+    budget = wall_clock_budget(args.minutes * 60)
+    callbacks = [
+        stopper, budget,
+        keras.callbacks.ModelCheckpoint(os.path.join(args.out, "checkpoints", "best.weights.h5"),
+                                        monitor="val_loss", save_best_only=True,
+                                        save_weights_only=True),
+        keras.callbacks.TensorBoard(os.path.join(args.out, "logs")),
+    ]
+    started = time.monotonic()
+    history = model.fit(train, validation_data=test, epochs=args.epochs, callbacks=callbacks,
+                        verbose=1 if sys.stdout.isatty() else 2)
+    seconds = time.monotonic() - started
+
+    model.save(os.path.join(args.out, MODEL_FILE))
+    losses = history.history["val_loss"]
+    best_epoch = min(range(len(losses)), key=losses.__getitem__)
+    with open(os.path.join(args.out, HISTORY_FILE), "w") as f:
+        json.dump({"epoch": history.epoch, "history": history.history}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    summary = {
+        "planes": spec["planes"], "F": spec["F"], "window": spec["window"],
+        "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
+        "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
+        "epochs_run": len(losses), "best_epoch": best_epoch + 1,
+        "stopped_by": "budget" if budget.spent else ("patience" if stopper.stopped_epoch else "epochs"),
+        "seconds": round(seconds, 1),
+        "test_accuracy": history.history["val_safe_accuracy"][best_epoch],
+    }
+    with open(os.path.join(args.out, MODEL_SPEC), "w") as f:
+        json.dump(summary, f, indent=2, sort_keys=True)
+        f.write("\n")
+    print(f"trained {summary['epochs_run']} epochs in {seconds:.0f} s (stopped by "
+          f"{summary['stopped_by']}); best epoch {summary['best_epoch']}: test accuracy "
+          f"{summary['test_accuracy']:.4f}, test loss {losses[best_epoch]:.4f} -> "
+          f"{os.path.join(args.out, MODEL_FILE)}")
+    return 0
+
+
+def wall_clock_budget(seconds: float):
+    """A callback that stops training once ``seconds`` of wall clock have passed (0: never).
+
+    Built here rather than at module level so importing this module (as the
+    command line does) does not import Keras.
+    """
+    import keras
+
+    class WallClockBudget(keras.callbacks.Callback):
+        spent = False
+
+        def on_train_begin(self, logs=None):
+            self.deadline = time.monotonic() + seconds if seconds > 0 else None
+
+        def on_train_batch_end(self, batch, logs=None):
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                self.spent = True
+                self.model.stop_training = True
+
+    return WallClockBudget()
