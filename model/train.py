@@ -91,7 +91,7 @@ def run(args) -> int:
         keras.callbacks.TensorBoard(os.path.join(args.out, "logs")),
     ]
     started = time.monotonic()
-    history = model.fit(train, validation_data=test, epochs=args.epochs, callbacks=callbacks,
+    history = model.fit(train, validation_data=test, epochs=args.epochs, callbacks=callbacks, shuffle=False,
                         verbose=1 if sys.stdout.isatty() else 2)
     seconds = time.monotonic() - started
 

@@ -25,6 +25,8 @@ from solver.board import color_letter
 COMMAND_MODULES: tuple[str, ...] = (
     "model.train",
     "model.quantize",
+    "model.report",
+    "pipeline.generate",
 )
 
 

@@ -1,0 +1,222 @@
+"""``tsumego report``: what a researcher needs to judge the trained network.
+
+``tsumego report --model DIR [--data DIR] [--out reports]`` evaluates the
+float and the b-bit packed networks (``tsumego quantize`` writes both) on the
+test split with the numpy evaluator, and writes:
+
+* ``summary.md``: overall accuracy, float and b-bit, next to the seed's 95.6%;
+  file sizes; how training went;
+* ``accuracy_by_size.md/.csv/.png``: error by ``AS`` (the number of available
+  moves, the seed's "size"), float and b-bit side by side, with the count of
+  records and how often the move head's top point misses the ``TR`` move;
+* ``bits.md/.csv/.png``: test error at b = 2..8 and float, both schemes
+  (from ``bits.json`` of ``tsumego quantize``);
+* ``training.png``: loss and accuracy by epoch, train and test.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sys
+
+import numpy as np
+
+from model.quantize import BITS_TABLE, DEFAULT_BITS, FLOAT_BITS, SCHEMES, packed_path
+from model.train import HISTORY_FILE, read_model_spec
+
+# The seed's best accuracy (one residual block, F = 13, its own random split).
+SEED_ACCURACY = 0.956
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("report", help="accuracy by size, bits table and training curves")
+    parser.add_argument("--model", required=True, help="model folder (trained and quantized)")
+    parser.add_argument("--data", help="records to evaluate (default: the training data)")
+    parser.add_argument("--out", default="reports", help="folder to write (default reports/)")
+    parser.add_argument("--bits", type=int, default=DEFAULT_BITS,
+                        help="the packed file to compare with float (default 5)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    from model.numpy_net import NumpyNet
+    from model.predictions import predict_split
+
+    try:
+        spec = read_model_spec(args.model)
+        with open(os.path.join(args.model, HISTORY_FILE)) as f:
+            history = json.load(f)
+        with open(os.path.join(args.model, BITS_TABLE)) as f:
+            bits_rows = json.load(f)["rows"]
+        float_path, packed = packed_path(args.model, FLOAT_BITS), packed_path(args.model, args.bits)
+        nets = {"float": NumpyNet.load(float_path), "packed": NumpyNet.load(packed)}
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: {args.model}: {exc} (run tsumego train and tsumego quantize first)",
+              file=sys.stderr)
+        return 1
+    data = args.data or spec["data"]
+    predictions = predict_split(data, "test", nets)
+    if predictions.safe.size == 0:
+        print(f"error: {data}: the test split is empty", file=sys.stderr)
+        return 1
+    os.makedirs(args.out, exist_ok=True)
+    by_size = size_rows(predictions, args.bits)
+    sizes = {"float": os.path.getsize(float_path), "packed": os.path.getsize(packed)}
+    write_table(args.out, "accuracy_by_size", by_size, title="Test error by size (AS)")
+    write_table(args.out, "bits", bits_rows_pivot(bits_rows),
+                title="Test error by bits a weight")
+    plot_by_size(by_size, args.bits, os.path.join(args.out, "accuracy_by_size.png"))
+    plot_bits(bits_rows, os.path.join(args.out, "bits.png"))
+    plot_training(history, os.path.join(args.out, "training.png"))
+    summary = summary_text(spec, data, predictions, args.bits, sizes, packed)
+    with open(os.path.join(args.out, "summary.md"), "w") as f:
+        f.write(summary)
+    print(summary, end="")
+    print(f"wrote {args.out}/: summary.md, accuracy_by_size.md/.csv/.png, bits.md/.csv/.png, "
+          f"training.png")
+    return 0
+
+
+def size_rows(predictions, bits: int) -> list[dict]:
+    """One row per AS value, then a total row."""
+    float_errors, packed_errors = predictions.errors("float"), predictions.errors("packed")
+    float_wrong, packed_wrong = predictions.wrong_moves("float"), predictions.wrong_moves("packed")
+    rows = []
+    groups = [(str(size), predictions.available_moves == size)
+              for size in np.unique(predictions.available_moves)]
+    for label, mask in groups + [("all", np.ones_like(float_errors))]:
+        rows.append({
+            "size": label,
+            "count": int(mask.sum()),
+            "error float": round(float(float_errors[mask].mean()), 4),
+            f"error {bits}-bit": round(float(packed_errors[mask].mean()), 4),
+            "with move": int(predictions.has_move[mask].sum()),
+            "wrong moves float": int(float_wrong[mask].sum()),
+            f"wrong moves {bits}-bit": int(packed_wrong[mask].sum()),
+        })
+    return rows
+
+
+def bits_rows_pivot(rows: list[dict]) -> list[dict]:
+    """One row per bit width, one error column per scheme."""
+    schemes = [scheme for scheme in SCHEMES if any(row["scheme"] == scheme for row in rows)]
+    table = []
+    for bits in sorted({row["bits"] for row in rows}):
+        same = {row["scheme"]: row for row in rows if row["bits"] == bits}
+        first = next(iter(same.values()))
+        entry = {"bits": "float" if bits == FLOAT_BITS else str(bits)}
+        for scheme in schemes:
+            picked = same.get(scheme, same.get("float"))
+            entry[f"error {scheme}"] = round(picked["error"], 4)
+        entry.update(bytes=first["bytes"], count=first["count"])
+        table.append(entry)
+    return table
+
+
+def write_table(folder: str, name: str, rows: list[dict], title: str) -> None:
+    """``name.csv`` and ``name.md`` with the same rows."""
+    headers = list(rows[0])
+    with open(os.path.join(folder, f"{name}.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, headers, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    lines = [f"# {title}", "", "| " + " | ".join(headers) + " |",
+             "|" + "|".join("---:" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(str(row[h]) for h in headers) + " |" for row in rows]
+    with open(os.path.join(folder, f"{name}.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, packed: str) -> str:
+    float_accuracy = 1 - predictions.errors("float").mean()
+    packed_accuracy = 1 - predictions.errors("packed").mean()
+    moves = predictions.has_move.sum()
+    move_accuracy = 1 - predictions.wrong_moves("float").sum() / moves if moves else float("nan")
+    options = spec["options"]
+    return "\n".join([
+        "# Summary",
+        "",
+        f"Test split of `{data}` (split by {spec.get('split', 'problem')}): "
+        f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.",
+        "",
+        "| network | accuracy | file bytes |",
+        "|---|---:|---:|",
+        f"| float32 | {float_accuracy:.4f} | {sizes['float']} |",
+        f"| {bits}-bit (`{os.path.basename(packed)}`) | {packed_accuracy:.4f} | {sizes['packed']} |",
+        f"| the seed's best (its own random split) | {SEED_ACCURACY:.4f} | |",
+        "",
+        f"{bits}-bit minus float: {100 * (packed_accuracy - float_accuracy):+.2f} points. "
+        f"Move head (float): top point is the `TR` move in {move_accuracy:.4f} of the "
+        f"{int(moves)} records with one inside the window.",
+        "",
+        f"Network: F = {spec['F']} planes, width {options['width']}, {options['blocks']} residual "
+        f"block(s), L2 {options['l2']}, move loss weight {options['move_weight']}.  "
+        f"Training: seed {spec['seed']}, {spec['epochs_run']} epochs in {spec['seconds']:.0f} s "
+        f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}.",
+        "",
+    ])
+
+
+def _pyplot():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def plot_by_size(rows: list[dict], bits: int, path: str) -> None:
+    plt = _pyplot()
+    rows = [row for row in rows if row["size"] != "all"]
+    sizes = np.array([int(row["size"]) for row in rows])
+    fig, errors = plt.subplots(figsize=(7, 4))
+    errors.bar(sizes - 0.2, [row["error float"] for row in rows], 0.4, label="float")
+    errors.bar(sizes + 0.2, [row[f"error {bits}-bit"] for row in rows], 0.4, label=f"{bits}-bit")
+    errors.set_xlabel("size (available moves, AS)")
+    errors.set_ylabel("test error")
+    counts = errors.twinx()
+    counts.plot(sizes, [row["count"] for row in rows], "k.:", label="records")
+    counts.set_ylabel("records")
+    errors.legend(loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_bits(rows: list[dict], path: str) -> None:
+    plt = _pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for scheme in [scheme for scheme in SCHEMES if any(row["scheme"] == scheme for row in rows)]:
+        points = [(row["bits"], row["error"]) for row in rows if row["scheme"] == scheme]
+        ax.plot(*zip(*points), "o-", label=scheme)
+    float_error = next(row["error"] for row in rows if row["bits"] == FLOAT_BITS)
+    ax.axhline(float_error, color="k", linestyle="--", label="float32")
+    ax.set_xlabel("bits a weight")
+    ax.set_ylabel("test error")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
+def plot_training(history: dict, path: str) -> None:
+    plt = _pyplot()
+    curves = history["history"]
+    epochs = np.arange(1, len(curves["loss"]) + 1)
+    fig, (loss, accuracy) = plt.subplots(1, 2, figsize=(10, 4))
+    for key, label in (("loss", "train loss"), ("val_loss", "test loss"),
+                       ("safe_loss", "train safe loss"), ("val_safe_loss", "test safe loss")):
+        loss.plot(epochs, curves[key], label=label)
+    for key, label in (("safe_accuracy", "train safe"), ("val_safe_accuracy", "test safe"),
+                       ("move_accuracy", "train move"), ("val_move_accuracy", "test move")):
+        accuracy.plot(epochs, curves[key], label=label)
+    loss.set_xlabel("epoch")
+    loss.set_ylabel("loss")
+    accuracy.set_xlabel("epoch")
+    accuracy.set_ylabel("accuracy")
+    loss.legend()
+    accuracy.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

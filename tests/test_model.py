@@ -1,0 +1,220 @@
+"""The network, its packed low-bit form and the numpy evaluator.
+
+Training, quantization and the report run once on a toy set of records
+written through the real schema (``pipeline.records``): whether a target is
+safe is told by a 3×3 block of ones at the window's centre in one plane
+(a lone centre stone means unsafe), and the ``TR`` move is the one point set in
+another plane, so a network that learns anything must learn both.
+"""
+import json
+import os
+
+import numpy as np
+import pytest
+
+from model.network import NetworkOptions, build_model, layer_names
+from model.numpy_net import NumpyNet
+from model.quantize import (FLOAT_BITS, SCHEMES, dequantize, model_tensors, pack, pack_codes,
+                            quantize_tensor, read_packed, unpack, unpack_codes)
+from pipeline.cli import main
+from pipeline.records import WINDOW
+
+PLANES = ["ones", "move_marker", "eye_block", "noise"]
+NEIGHBOURS = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+TOY_OPTIONS = ["--width", "48", "--batch-size", "32", "--seed", "3", "--move-weight", "1",
+               "--learning-rate", "0.003"]
+
+
+def toy_record(rng, index: int) -> tuple[np.ndarray, int, list[int]]:
+    """One record of the toy set: ``(planes [S, 11, 11, F], safe, moves)``."""
+    windows = int(rng.integers(1, 4))
+    safe = int(rng.random() < 0.5)
+    planes = np.zeros((windows, WINDOW, WINDOW, len(PLANES)), np.uint8)
+    planes[..., 0] = 1
+    planes[..., 3] = rng.random((windows, WINDOW, WINDOW)) < 0.3
+    centre = WINDOW // 2
+    if safe:
+        planes[:, centre - 1:centre + 2, centre - 1:centre + 2, 2] = 1
+    else:
+        planes[:, centre, centre, 2] = 1
+    move = -1
+    if index % 3:
+        row, col = NEIGHBOURS[int(rng.integers(0, 4))]
+        move = (centre + row) * WINDOW + centre + col
+        planes[:, centre + row, centre + col, 1] = 1
+    return planes, safe, [move] * windows
+
+
+def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0) -> None:
+    import tensorflow as tf
+
+    from pipeline.records import example_bytes, write_spec
+
+    rng = np.random.default_rng(seed)
+    for split, count in counts.items():
+        path = os.path.join(folder, f"{split}-00000-of-00001.tfrecord.gz")
+        with tf.io.TFRecordWriter(path, options="ZLIB") as writer:
+            for i in range(count):
+                planes, safe, moves = toy_record(rng, i)
+                writer.write(example_bytes(planes, safe, moves, available_moves=3 + i % 4,
+                                           defender_first=i % 2, problem=f"toy/{i % 40}",
+                                           subproblem=f"{split}{i}.sgf"))
+    write_spec(folder, PLANES, counts)
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """Records, a model trained on them, its packed files and the report."""
+    root = tmp_path_factory.mktemp("toy")
+    data, model_dir, reports = root / "records", root / "model", root / "reports"
+    data.mkdir()
+    write_toy_records(str(data))
+    assert main(["train", "--data", str(data), "--out", str(model_dir), "--epochs", "12",
+                 *TOY_OPTIONS]) == 0
+    assert main(["quantize", "--model", str(model_dir)]) == 0
+    assert main(["report", "--model", str(model_dir), "--out", str(reports)]) == 0
+    return data, model_dir, reports
+
+
+def test_training_learns_a_separable_toy_set(trained):
+    data, model_dir, _ = trained
+    spec = json.loads((model_dir / "model.json").read_text())
+    assert spec["planes"] == PLANES and spec["F"] == len(PLANES)
+    assert spec["test_accuracy"] >= 0.97
+    history = json.loads((model_dir / "history.json").read_text())["history"]
+    assert history["val_move_accuracy"][0] < 0.6 and max(history["val_move_accuracy"]) >= 0.95
+    assert (model_dir / "model.keras").exists() and (model_dir / "checkpoints" / "best.weights.h5").exists()
+    assert any((model_dir / "logs").rglob("events.out.tfevents.*"))
+
+
+def test_the_packed_files_keep_the_accuracy(trained):
+    _, model_dir, _ = trained
+    table = json.loads((model_dir / "bits.json").read_text())["rows"]
+    error = {(row["bits"], row["scheme"]): row["error"] for row in table}
+    assert set(error) == {(b, s) for b in range(2, 9) for s in SCHEMES} | {(FLOAT_BITS, "float")}
+    assert error[FLOAT_BITS, "float"] <= 0.03
+    assert error[5, "minmax"] <= error[FLOAT_BITS, "float"] + 0.02
+    sizes = {row["bits"]: row["bytes"] for row in table if row["scheme"] == "minmax"}
+    assert sizes[2] < sizes[5] < sizes[8] < os.path.getsize(model_dir / "model-float.tsq")
+    assert os.path.getsize(model_dir / "model-5bit.tsq") == sizes[5]
+
+
+def test_report_tables_count_every_test_record(trained):
+    _, _, reports = trained
+    for name in ("summary.md", "accuracy_by_size.md", "accuracy_by_size.csv", "accuracy_by_size.png",
+                 "bits.md", "bits.csv", "bits.png", "training.png"):
+        assert (reports / name).stat().st_size > 0, name
+    rows = (reports / "accuracy_by_size.csv").read_text().splitlines()
+    header = rows[0].split(",")
+    by_size = {line.split(",")[0]: dict(zip(header, line.split(","))) for line in rows[1:]}
+    assert sorted(by_size) == ["3", "4", "5", "6", "all"]
+    assert sum(int(by_size[s]["count"]) for s in "3456") == int(by_size["all"]["count"]) == 200
+    # Two records in three have a TR move, as toy_record writes them.
+    assert int(by_size["all"]["with move"]) == sum(1 for i in range(200) if i % 3)
+    assert int(by_size["all"]["wrong moves float"]) <= 0.05 * int(by_size["all"]["with move"])
+
+
+def test_the_same_seed_trains_the_same_weights(trained, tmp_path):
+    data, _, _ = trained
+    packed = []
+    for run in ("first", "second"):
+        out = tmp_path / run
+        assert main(["train", "--data", str(data), "--out", str(out), "--epochs", "2", *TOY_OPTIONS]) == 0
+        assert main(["quantize", "--model", str(out), "--no-table"]) == 0
+        packed.append((out / "model-5bit.tsq").read_bytes())
+    assert packed[0] == packed[1]
+
+
+@pytest.mark.parametrize("bits", range(2, 9))
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_dequantized_weights_stay_within_half_a_step(bits, scheme):
+    weights = np.random.default_rng(bits).normal(0, 0.05, (300, 70)).astype(np.float32)
+    weights[0, 0] = 0.6  # an outlier, which the clip scheme may cut off
+    codes, low, scale = quantize_tensor(weights, bits, scheme)
+    assert codes.max() < 2 ** bits and codes.shape == weights.shape
+    back = dequantize(codes, low, scale)
+    high = np.float32(low) + np.float32(scale) * (2 ** bits - 1)
+    inside = (weights >= low) & (weights <= high)
+    assert np.all(np.abs(back - weights)[inside] <= scale / 2 + 1e-7)
+    if scheme == "minmax":
+        assert inside.all()
+    else:
+        # Clipped weights read back as the nearest end of the range.
+        assert np.allclose(back[~inside], np.clip(weights[~inside], low, high), atol=scale / 2 + 1e-7)
+
+
+def test_clipping_lowers_the_squared_error_at_low_bits():
+    weights = np.random.default_rng(1).standard_t(3, (200, 200)).astype(np.float32)
+    errors = {scheme: np.square(dequantize(*quantize_tensor(weights, 3, scheme)) - weights).sum()
+              for scheme in SCHEMES}
+    assert errors["clip"] < 0.7 * errors["minmax"]
+
+
+@pytest.mark.parametrize("bits", [1, 2, 3, 5, 7, 8, 11])
+def test_bit_packing_round_trips(bits):
+    codes = np.random.default_rng(bits).integers(0, 2 ** bits, 1001).astype(np.uint16)
+    data = pack_codes(codes, bits)
+    assert len(data) == (1001 * bits + 7) // 8
+    assert np.array_equal(unpack_codes(data, bits, 1001), codes)
+    with pytest.raises(ValueError):
+        pack_codes(np.array([2 ** bits]), bits)
+
+
+def small_model(num_planes=len(PLANES), blocks=2, seed=5):
+    import keras
+    keras.utils.set_random_seed(seed)
+    return build_model(num_planes, NetworkOptions(width=40, blocks=blocks))
+
+
+def meta_for(blocks: int) -> dict:
+    return {"planes": PLANES, "window": WINDOW, "width": 40, "blocks": blocks}
+
+
+def test_packed_file_round_trips_and_is_deterministic(tmp_path):
+    tensors = model_tensors(small_model())
+    blob = pack(tensors, 5, meta_for(2))
+    assert blob == pack(tensors, 5, meta_for(2))
+    path = tmp_path / "net.tsq"
+    path.write_bytes(blob)
+    header, back = read_packed(str(path))
+    assert header["bits"] == 5 and header["planes"] == PLANES and header["blocks"] == 2
+    assert [entry["name"] for entry in header["tensors"]] == [name for name, _ in tensors]
+    for name, array in tensors:
+        if name.endswith("/bias"):
+            assert np.array_equal(back[name], array)
+        else:
+            assert np.array_equal(back[name], dequantize(*quantize_tensor(array, 5)))
+    _, exact = unpack(pack(tensors, FLOAT_BITS, meta_for(2)))
+    assert all(np.array_equal(exact[name], array) for name, array in tensors)
+
+
+def test_a_damaged_packed_file_is_named_in_the_error(tmp_path):
+    blob = pack(model_tensors(small_model()), 5, meta_for(2))
+    path = tmp_path / "cut.tsq"
+    path.write_bytes(blob[:-100])
+    with pytest.raises(ValueError, match="cut.tsq: truncated"):
+        read_packed(str(path))
+    path.write_bytes(b"PK" + blob[2:])
+    with pytest.raises(ValueError, match="cut.tsq: not a packed network"):
+        read_packed(str(path))
+
+
+@pytest.mark.parametrize("blocks", [1, 2])
+def test_numpy_evaluator_equals_keras(blocks):
+    keras_model = small_model(blocks=blocks)
+    boards = (np.random.default_rng(0).random((64, WINDOW, WINDOW, len(PLANES))) < 0.4).astype(np.float32)
+    tensors = model_tensors(keras_model)
+
+    expected = keras_model(boards)
+    safe, move = NumpyNet(*unpack(pack(tensors, FLOAT_BITS, meta_for(blocks)))).evaluate(boards)
+    np.testing.assert_allclose(safe, expected["safe"].numpy()[:, 0], atol=1e-5)
+    np.testing.assert_allclose(move, expected["move"].numpy(), atol=1e-5)
+
+    # The 5-bit file against Keras running the same dequantized weights.
+    header, dequantized = unpack(pack(tensors, 5, meta_for(blocks)))
+    for name in layer_names(blocks):
+        keras_model.get_layer(name).set_weights([dequantized[f"{name}/kernel"], dequantized[f"{name}/bias"]])
+    expected = keras_model(boards)
+    safe, move = NumpyNet(header, dequantized).evaluate(boards)
+    np.testing.assert_allclose(safe, expected["safe"].numpy()[:, 0], atol=1e-5)
+    np.testing.assert_allclose(move, expected["move"].numpy(), atol=1e-5)
