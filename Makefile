@@ -8,8 +8,13 @@ STAMP := $(VENV)/.installed-$(shell cat setup.cfg pyproject.toml | cksum | cut -
 PROBLEMS ?= sgf-problems
 OUT ?= out
 ALGO ?= dfs
+# Training: wall-clock budget in minutes (early stopping usually ends it
+# sooner), seed, and bits a weight of the packed network.
+TRAIN_MINUTES ?= 10
+SEED ?= 0
+BITS ?= 5
 
-.PHONY: all install test bench solve clean
+.PHONY: all install test bench solve clean train quantize report eval
 
 all: solve
 
@@ -29,12 +34,29 @@ test: $(STAMP)
 # folder outside the repository) on ../shared/sgf-problems.
 bench: $(STAMP)
 	$(BIN)/python -m bench.solver_bench --problems ../shared/sgf-problems
+	$(BIN)/python -m bench.model_bench --model $(OUT)/model
 
 # Solve every problem of $(PROBLEMS) for the side in PL[].
 solve: $(STAMP)
 	mkdir -p $(OUT)
 	find $(PROBLEMS) -name '*.sgf' | sort | xargs $(BIN)/tsumego solve --algo $(ALGO) --json > $(OUT)/solve.jsonl
 	@echo "solved: $$(wc -l < $(OUT)/solve.jsonl) problems -> $(OUT)/solve.jsonl"
+
+# Train the safety network on $(OUT)/tfrecords (written by make features).
+train: $(STAMP)
+	$(BIN)/tsumego train --data $(OUT)/tfrecords --out $(OUT)/model --minutes $(TRAIN_MINUTES) --seed $(SEED)
+
+# Pack the network at $(BITS) bits a weight; table of test error for 2..8 bits and float.
+quantize: $(STAMP)
+	$(BIN)/tsumego quantize --model $(OUT)/model --bits $(BITS)
+
+# Error by size, bits table and training curves into reports/.
+report: $(STAMP)
+	$(BIN)/tsumego report --model $(OUT)/model --bits $(BITS) --out reports
+
+# The packed network's verdict and best moves on every problem of $(PROBLEMS).
+eval: $(STAMP)
+	find $(PROBLEMS) -name '*.sgf' | sort | xargs $(BIN)/tsumego eval --model $(OUT)/model/model-$(BITS)bit.tsq
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -91,8 +91,8 @@ def run(args) -> int:
         keras.callbacks.TensorBoard(os.path.join(args.out, "logs")),
     ]
     started = time.monotonic()
-    history = model.fit(train, validation_data=test, epochs=args.epochs, callbacks=callbacks, shuffle=False,
-                        verbose=1 if sys.stdout.isatty() else 2)
+    history = model.fit(train, validation_data=test, epochs=args.epochs, callbacks=callbacks,
+                        shuffle=False, verbose=1 if sys.stdout.isatty() else 2)
     seconds = time.monotonic() - started
 
     model.save(os.path.join(args.out, MODEL_FILE))

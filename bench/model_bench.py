@@ -1,0 +1,102 @@
+"""Inference speed: the numpy evaluator against Keras, boards per second.
+
+    python -m bench.model_bench [--model out/model] [--planes F]
+
+With a trained model folder (``tsumego train`` + ``tsumego quantize``) it
+times that network; without one, a network of the default shape with seeded
+random weights (speed does not depend on the weights).  For batches of 1, 64
+and 1024 boards it prints the median boards per second over repeated runs of
+the numpy evaluator on the packed 5-bit file, Keras ``predict`` and a direct
+Keras call.  The seed's JavaScript evaluator did 125 boards a second.
+
+On a loaded machine OpenBLAS's threads can stall mid-size products (batch 64);
+``OPENBLAS_NUM_THREADS=1`` shows the single-thread figure.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+
+from pipeline.records import WINDOW
+
+BATCHES = (1, 64, 1024)
+SEED_BOARDS_PER_SECOND = 125
+
+
+def boards_per_second(evaluate, boards: np.ndarray, seconds: float, repeats: int = 5) -> float:
+    """Median over ``repeats`` timings, each looping ``evaluate`` for about ``seconds / repeats``."""
+    evaluate(boards)  # warm-up: tracing, allocation
+    rates = []
+    for _ in range(repeats):
+        calls, started = 0, time.perf_counter()
+        while True:
+            evaluate(boards)
+            calls += 1
+            elapsed = time.perf_counter() - started
+            if elapsed >= seconds / repeats:
+                break
+        rates.append(calls * len(boards) / elapsed)
+    return statistics.median(rates)
+
+
+def load_networks(model_dir: str | None, num_planes: int, bits: int):
+    """``(keras model, NumpyNet, description)``: trained if ``model_dir`` has one, else random."""
+    import keras
+
+    from model.network import NetworkOptions, build_model
+    from model.numpy_net import NumpyNet
+    from model.quantize import model_tensors, pack, packed_path, unpack
+    from model.train import MODEL_FILE
+
+    if model_dir and os.path.exists(os.path.join(model_dir, MODEL_FILE)):
+        keras_model = keras.saving.load_model(os.path.join(model_dir, MODEL_FILE), compile=False)
+        path = packed_path(model_dir, bits)
+        return keras_model, NumpyNet.load(path), f"trained network {path}"
+    keras.utils.set_random_seed(0)
+    options = NetworkOptions()
+    keras_model = build_model(num_planes, options)
+    meta = {"planes": [f"plane{i}" for i in range(num_planes)], "window": WINDOW,
+            "width": options.width, "blocks": options.blocks}
+    net = NumpyNet(*unpack(pack(model_tensors(keras_model), bits, meta)))
+    return keras_model, net, f"random network, F = {num_planes}, width {options.width}"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", default="out/model", help="trained model folder, if any")
+    parser.add_argument("--planes", type=int, default=13,
+                        help="F for the random network when there is no trained one (the seed's 13)")
+    parser.add_argument("--bits", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=2.0, help="timing budget per cell")
+    args = parser.parse_args(argv)
+
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    keras_model, net, description = load_networks(args.model, args.planes, args.bits)
+    num_planes = len(net.planes)
+    print(f"{description}: {WINDOW}×{WINDOW}×{num_planes} input, "
+          f"{sum(k.size for k, _ in net.layers)} weights; {os.cpu_count()} cores, "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
+    print()
+    print("| batch | numpy boards/s | Keras predict boards/s | Keras call boards/s |")
+    print("|---:|---:|---:|---:|")
+    rng = np.random.default_rng(0)
+    for batch in BATCHES:
+        boards = (rng.random((batch, WINDOW, WINDOW, num_planes)) < 0.3).astype(np.float32)
+        rates = [
+            boards_per_second(net.evaluate, boards, args.seconds),
+            boards_per_second(lambda x: keras_model.predict(x, batch_size=batch, verbose=0),
+                              boards, args.seconds),
+            boards_per_second(lambda x: keras_model(x, training=False), boards, args.seconds),
+        ]
+        print(f"| {batch} | " + " | ".join(f"{rate:,.0f}" for rate in rates) + " |")
+    print()
+    print(f"(the seed's JavaScript evaluator: {SEED_BOARDS_PER_SECOND} boards/s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
