@@ -1,0 +1,94 @@
+"""What every plane group reads: one subproblem's board, analysed once.
+
+Plane groups are small functions of a :class:`BoardView`.  The view holds the
+facts several groups need (whose stones are whose, blocks with their sizes
+and liberties, the target block, who moves first), computed once per
+subproblem, so adding a group costs only what the group itself computes.
+Colours are relative to the target: *ally* is the target's colour (the
+defender), *enemy* the attacker's, which makes every plane the same for a
+position and its colour-swapped twin.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pipeline.regions import label_blocks, label_components
+from solver.board import BLACK, BORDER, EMPTY, WHITE
+
+
+@dataclass
+class BoardView:
+    """A position seen from the target's side; all arrays are ``[y, x]``."""
+
+    size: int
+    stones: np.ndarray          # int8 EMPTY/BLACK/WHITE
+    defender: int               # the target's colour
+    to_play: int
+    target: np.ndarray          # bool: stones of the target block
+    blocks: np.ndarray          # int32 block label, -1 on empty points
+    block_size: np.ndarray      # int32 stones in the point's block, 0 on empty points
+    liberties: np.ndarray       # int32 liberties of the point's block, 0 on empty points
+    padded: np.ndarray          # int8 stones with a ring of BORDER around them
+    _regions: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def attacker(self) -> int:
+        return 3 - self.defender
+
+    @property
+    def attacker_first(self) -> bool:
+        return self.to_play == self.attacker
+
+    @property
+    def ally(self) -> np.ndarray:
+        return self.stones == self.defender
+
+    @property
+    def enemy(self) -> np.ndarray:
+        return self.stones == self.attacker
+
+    @property
+    def empty(self) -> np.ndarray:
+        return self.stones == EMPTY
+
+    def regions(self, color: int) -> tuple[np.ndarray, np.ndarray]:
+        """The regions ``color`` encloses: 4-connected components of the other points.
+
+        Each is bounded only by ``color``'s stones and the board edge (that is
+        what being a maximal component of the other points means).  Returns
+        ``(labels, sizes)`` as :func:`pipeline.regions.label_components`.
+        """
+        if color not in self._regions:
+            self._regions[color] = label_components(self.stones != color)
+        return self._regions[color]
+
+
+def board_view(sub) -> BoardView:
+    """Analyse a position with ``stones`` [y, x], ``target`` (x, y) and ``to_play``.
+
+    Any object with those attributes will do (a :class:`pipeline.subproblem.Subproblem`
+    or a :class:`solver.problem.Problem`): labels are not needed.
+    """
+    stones = np.ascontiguousarray(sub.stones, dtype=np.int8)
+    tx, ty = sub.target
+    defender = int(stones[ty, tx])
+    if defender not in (BLACK, WHITE):
+        raise ValueError(f"the target {sub.target} is not on a stone")
+    if sub.to_play not in (BLACK, WHITE):
+        raise ValueError("who moves first is not given")
+    blocks, sizes, liberties = label_blocks(stones)
+    padded = np.full((stones.shape[0] + 2, stones.shape[1] + 2), BORDER, dtype=np.int8)
+    padded[1:-1, 1:-1] = stones
+    return BoardView(
+        size=stones.shape[0],
+        stones=stones,
+        defender=defender,
+        to_play=int(sub.to_play),
+        target=blocks == blocks[ty, tx],
+        blocks=blocks,
+        block_size=sizes[blocks],
+        liberties=liberties[blocks],
+        padded=padded,
+    )

@@ -1,0 +1,44 @@
+"""Cut the whole-board planes into 11×11 windows, one centred on each target stone.
+
+The network sees a fixed 11×11 window whatever the board size, as in the
+seed; a record keeps one window per stone of the target block so training
+can pick any of them.  Past the board edge a window is zero in every plane,
+the ``ones`` plane included, which is how the network sees the edge.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from pipeline.board_view import board_view
+from pipeline.planes import board_planes
+from pipeline.records import WINDOW
+
+HALF = WINDOW // 2
+_OFFSETS = np.arange(WINDOW)
+
+
+def window_move(move, centre_y: int, centre_x: int) -> int:
+    """``move`` (x, y) as ``row * 11 + col`` in the window centred on a stone; -1 if outside or None."""
+    if move is None:
+        return -1
+    row, col = move[1] - centre_y + HALF, move[0] - centre_x + HALF
+    return row * WINDOW + col if 0 <= row < WINDOW and 0 <= col < WINDOW else -1
+
+
+def subproblem_windows(sub, groups=None) -> tuple[np.ndarray, list[int]]:
+    """uint8 ``[S, 11, 11, F]`` windows (one per target stone, row-major) and each one's move index.
+
+    ``sub`` needs ``stones``, ``target`` and ``to_play``; ``best_move`` is
+    used when present (a problem without labels gets -1 moves).
+    """
+    view = board_view(sub)
+    planes = board_planes(view, groups)
+    size = view.size
+    padded = np.zeros((size + 2 * HALF, size + 2 * HALF, planes.shape[2]), dtype=np.uint8)
+    padded[HALF:HALF + size, HALF:HALF + size] = planes
+    ys, xs = np.nonzero(view.target)
+    # Window k covers padded rows ys[k] .. ys[k] + 10, which are board rows ys[k] - 5 .. ys[k] + 5.
+    windows = padded[(ys[:, None] + _OFFSETS)[:, :, None], (xs[:, None] + _OFFSETS)[:, None, :]]
+    best_move = getattr(sub, "best_move", None)
+    moves = [window_move(best_move, int(y), int(x)) for y, x in zip(ys, xs)]
+    return windows, moves
