@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "model.train",
     "model.quantize",
     "model.report",
+    "model.evaluate",
     "pipeline.generate",
 )
 

@@ -218,3 +218,58 @@ def test_numpy_evaluator_equals_keras(blocks):
     safe, move = NumpyNet(header, dequantized).evaluate(boards)
     np.testing.assert_allclose(safe, expected["safe"].numpy()[:, 0], atol=1e-5)
     np.testing.assert_allclose(move, expected["move"].numpy(), atol=1e-5)
+
+
+PROBLEM_FILES = ["sgf-problems/eye-shapes/bent-three-corner-kill.sgf",
+                 "sgf-problems/eye-shapes/bulky-five-corner-live.sgf"]
+
+
+def packed_for_current_planes(path, bits=5):
+    """A seeded random network over the planes this code computes, packed to ``path``."""
+    from pipeline.planes import plane_names
+
+    names = plane_names()
+    keras_model = small_model(num_planes=len(names), blocks=1)
+    path.write_bytes(pack(model_tensors(keras_model), bits,
+                          {"planes": names, "window": WINDOW, "width": 40, "blocks": 1}))
+    return NumpyNet.load(str(path))
+
+
+def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
+    from model.evaluate import target_block
+    from pipeline.subproblem import load_subproblem
+    from pipeline.windows import subproblem_windows
+
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    files = [os.path.join(repo, f) for f in PROBLEM_FILES]
+    net = packed_for_current_planes(tmp_path / "net.tsq")
+    broken = tmp_path / "broken.sgf"
+    broken.write_text("(;SZ[9]AB[aa]PL[B])")
+    picture = tmp_path / "board.svg"
+    code = main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", "--top", "4",
+                 "--picture", str(picture), files[0], str(broken), files[1]])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert err.strip().splitlines() == [f"error: {broken}: no MA[] property: the target group is not marked"]
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [row["file"] for row in rows] == files
+    for row, path in zip(rows, files):
+        sub = load_subproblem(path)
+        windows, _ = subproblem_windows(sub)
+        assert len(windows) == target_block(sub).sum()
+        assert row["safe"] == pytest.approx(float(net.evaluate(windows)[0].mean()), abs=1e-4)
+        points = [point for point, _ in row["moves"]]
+        probabilities = [p for _, p in row["moves"]]
+        assert len(points) == 4 and probabilities == sorted(probabilities, reverse=True)
+        for point in points:
+            x, y = ord(point[0]) - ord("a"), ord(point[1]) - ord("a")
+            assert sub.stones[y, x] == 0
+        drawn = tmp_path / f"board-{os.path.splitext(os.path.basename(path))[0]}.svg"
+        assert drawn.read_text().lstrip().startswith("<?xml")
+
+
+def test_eval_refuses_a_network_trained_on_other_planes(tmp_path, capsys):
+    keras_model = small_model()
+    (tmp_path / "old.tsq").write_bytes(pack(model_tensors(keras_model), 5, meta_for(2)))
+    assert main(["eval", "--model", str(tmp_path / "old.tsq"), PROBLEM_FILES[0]]) == 1
+    assert "trained on planes ['ones', 'move_marker'" in capsys.readouterr().err
