@@ -1,0 +1,268 @@
+"""``tsumego features``: subproblem SGFs to sharded ZLIB TFRecords, as a Beam pipeline.
+
+``tsumego features --subproblems DIR --out DIR [--split problem|random]
+[--test-fraction 0.1] [--seed 0] [--train-shards 8] [--test-shards 1]
+[-- BEAM_OPTION...]`` reads every ``*.sgf`` of ``--subproblems``, computes
+each one's 11×11 windows (``pipeline.windows``) and writes to ``--out``:
+
+- ``train-SSSSS-of-NNNNN.tfrecord.gz`` and ``test-...``: one
+  ``tf.train.Example`` per subproblem (schema in ``pipeline.records``);
+- ``features.json``: plane names, N, F, schema version, the split settings
+  and the counts (read = train + test + rejected);
+- ``dead-letter.jsonl``: one ``{"file", "reason"}`` per rejected file.
+
+The split is by a hash of the source problem id (``GN``) by default, so no
+test position shares a solve-all tree with a training position; ``--split
+random`` hashes each subproblem's own name instead, the seed's setup.
+
+The same input gives byte-identical output: each record's shard is a hash of
+its name, every shard is sorted by name and written whole by one worker, and
+all shards exist even when empty.  (Beam's ``WriteToTFRecord`` deals records
+to shards round-robin from a random start and keeps no order inside a
+shard, so it cannot promise that.)  Shards are written through TensorFlow's
+ZLIB ``TFRecordWriter``, which is what ``TFRecordDataset(...,
+compression_type="ZLIB")`` reads.
+
+Beam pipeline options go after ``--`` (``-- --runner DataflowRunner
+--project P --temp_location gs://...``); the DirectRunner is the default.
+
+``tsumego features --show FILE.sgf`` prints the planes of one subproblem.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from pipeline.records import SPLITS
+
+DEAD_LETTER_FILE = "dead-letter.jsonl"
+COUNTER_NAMESPACE = "features"
+
+
+@dataclass(frozen=True)
+class SplitSettings:
+    by: str = "problem"            # "problem" or "random"
+    test_fraction: float = 0.1
+    seed: int = 0
+    train_shards: int = 8
+    test_shards: int = 1
+
+    def shards(self, split: str) -> int:
+        return self.train_shards if split == "train" else self.test_shards
+
+
+def _unit_hash(text: str) -> float:
+    """A stable number in [0, 1) for a string (the same on every machine and run)."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") / 2.0 ** 64
+
+
+def split_of(problem: str, name: str, settings: SplitSettings) -> str:
+    key = problem if settings.by == "problem" else name
+    return "test" if _unit_hash(f"{settings.seed}/{key}") < settings.test_fraction else "train"
+
+
+def shard_of(name: str, shards: int) -> int:
+    return int(_unit_hash(f"shard/{name}") * shards)
+
+
+def shard_path(out: str, split: str, shard: int, shards: int) -> str:
+    return os.path.join(out, f"{split}-{shard:05d}-of-{shards:05d}.tfrecord.gz")
+
+
+class RejectedSubproblem(ValueError):
+    """A subproblem file that cannot become a record, with the reason."""
+
+
+def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int, str, bytes]:
+    """``(split, shard, name, serialised example)`` for one subproblem file.
+
+    Raises :class:`RejectedSubproblem` (or ``ProblemError``) naming the reason.
+    """
+    from pipeline.records import example_bytes
+    from pipeline.subproblem import parse_subproblem
+    from pipeline.windows import subproblem_windows
+
+    sub = parse_subproblem(data, path)
+    if sub.safe is None:
+        raise RejectedSubproblem("no TS[] label: whether the target is safe is not given")
+    if sub.available_moves is None:
+        raise RejectedSubproblem("no AS[] label: the number of available moves is not given")
+    windows, moves = subproblem_windows(sub)
+    name = PurePath(path).name
+    problem = sub.source or name
+    split = split_of(problem, name, settings)
+    shard = shard_of(name, settings.shards(split))
+    return split, shard, name, example_bytes(
+        windows, safe=int(sub.safe), moves=moves, available_moves=sub.available_moves,
+        defender_first=int(sub.defender_first), problem=problem, subproblem=name)
+
+
+def _reason(exc: Exception) -> str:
+    return getattr(exc, "reason", None) or str(exc)
+
+
+def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings) -> None:
+    """Add the stage to a Beam pipeline: SGF files in, shards and dead letters out."""
+    import apache_beam as beam
+    from apache_beam.io import fileio
+    from apache_beam.metrics import Metrics
+
+    class ToRecord(beam.DoFn):
+        def __init__(self):
+            self.read = Metrics.counter(COUNTER_NAMESPACE, "read")
+            self.rejected = Metrics.counter(COUNTER_NAMESPACE, "rejected")
+            self.written = {split: Metrics.counter(COUNTER_NAMESPACE, f"written_{split}") for split in SPLITS}
+
+        def process(self, readable):
+            path = readable.metadata.path
+            self.read.inc()
+            try:
+                split, shard, name, example = record_of(path, readable.read(), settings)
+            except (ValueError, OSError) as exc:   # ProblemError and RejectedSubproblem are ValueErrors
+                self.rejected.inc()
+                yield beam.pvalue.TaggedOutput("dead", json.dumps({"file": path, "reason": _reason(exc)},
+                                                                  sort_keys=True))
+                return
+            self.written[split].inc()
+            yield (split, shard), (name, example)
+
+    def write_shard(keyed):
+        import tensorflow as tf
+
+        (split, shard), records = keyed
+        records = sorted(r for r in records if r is not None)
+        options = tf.io.TFRecordOptions(compression_type="ZLIB")
+        with tf.io.TFRecordWriter(shard_path(out, split, shard, settings.shards(split)), options) as writer:
+            for _, example in records:
+                writer.write(example)
+
+    def write_dead_letters(lines):
+        from apache_beam.io.filesystems import FileSystems
+
+        with FileSystems.create(os.path.join(out, DEAD_LETTER_FILE)) as f:
+            f.write("".join(line + "\n" for line in sorted(lines)).encode())
+
+    results = (pipeline
+               | "Match" >> fileio.MatchFiles(os.path.join(subproblems, "*.sgf"))
+               | "Read" >> fileio.ReadMatches()
+               | "Windows" >> beam.ParDo(ToRecord()).with_outputs("dead", main="records"))
+    every_shard = [((split, shard), None) for split in SPLITS for shard in range(settings.shards(split))]
+    (( results.records, pipeline | "EveryShard" >> beam.Create(every_shard))
+     | "Flatten" >> beam.Flatten()
+     | "ByShard" >> beam.GroupByKey()
+     | "WriteShards" >> beam.Map(write_shard))
+    (results.dead
+     | "AllDead" >> beam.combiners.ToList()
+     | "WriteDeadLetters" >> beam.Map(write_dead_letters))
+
+
+def _counts(result) -> dict:
+    from apache_beam.metrics.metric import MetricsFilter
+
+    counts = {"read": 0, "written_train": 0, "written_test": 0, "rejected": 0}
+    query = result.metrics().query(MetricsFilter().with_namespace(COUNTER_NAMESPACE))
+    for counter in query["counters"]:
+        counts[counter.key.metric.name] += counter.committed
+    return counts
+
+
+def _clear_old_shards(out: str) -> None:
+    """Shards of an earlier run (maybe with other shard counts) would mix with this one's."""
+    from apache_beam.io.filesystems import FileSystems
+
+    for split in SPLITS:
+        matched = FileSystems.match([os.path.join(out, f"{split}-*.tfrecord.gz")])[0].metadata_list
+        if matched:
+            FileSystems.delete([m.path for m in matched])
+
+
+def run_features(subproblems: str, out: str, settings: SplitSettings, beam_options=()) -> dict:
+    """Run the stage and write ``features.json``; returns the counts."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import apache_beam as beam
+    from apache_beam.options.pipeline_options import PipelineOptions
+
+    from pipeline.planes import plane_names
+    from pipeline.records import write_spec
+
+    if "://" not in out:
+        os.makedirs(out, exist_ok=True)
+    _clear_old_shards(out)
+    pipeline = beam.Pipeline(options=PipelineOptions(list(beam_options)))
+    build_pipeline(pipeline, subproblems, out, settings)
+    result = pipeline.run()
+    result.wait_until_finish()
+    counts = _counts(result)
+    write_spec(out, plane_names(), counts, split=settings.by, test_fraction=settings.test_fraction,
+               seed=settings.seed, shards={"train": settings.train_shards, "test": settings.test_shards},
+               source=os.path.basename(os.path.normpath(subproblems)))
+    return counts
+
+
+def read_dead_letters(out: str) -> list[dict]:
+    from apache_beam.io.filesystems import FileSystems
+
+    with FileSystems.open(os.path.join(out, DEAD_LETTER_FILE)) as f:
+        return [json.loads(line) for line in f.read().decode().splitlines()]
+
+
+def _show(path: str) -> int:
+    from pipeline.planes_text import planes_text
+    from pipeline.subproblem import ProblemError, load_subproblem
+
+    try:
+        sub = load_subproblem(path)
+    except ProblemError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(f"{path}: " + planes_text(sub))
+    return 0
+
+
+def cmd_features(args) -> int:
+    if args.show:
+        return _show(args.show)
+    if not args.subproblems or not args.out:
+        print("error: features needs --subproblems DIR and --out DIR (or --show FILE.sgf)", file=sys.stderr)
+        return 2
+    if not os.path.isdir(args.subproblems):
+        print(f"error: {args.subproblems}: not a folder of subproblem SGF files", file=sys.stderr)
+        return 1
+    if not 0 <= args.test_fraction <= 1 or args.train_shards < 1 or args.test_shards < 1:
+        print("error: need 0 <= --test-fraction <= 1 and at least one shard per split", file=sys.stderr)
+        return 2
+    settings = SplitSettings(by=args.split, test_fraction=args.test_fraction, seed=args.seed,
+                             train_shards=args.train_shards, test_shards=args.test_shards)
+    counts = run_features(args.subproblems, args.out, settings, args.beam_options)
+    for dead in read_dead_letters(args.out):
+        print(f"error: {dead['file']}: {dead['reason']}", file=sys.stderr)
+    print(f"features: read {counts['read']}, written {counts['written_train']} train + "
+          f"{counts['written_test']} test, rejected {counts['rejected']} -> {args.out}")
+    if counts["read"] == 0:
+        print(f"error: {args.subproblems}: no *.sgf files", file=sys.stderr)
+        return 1
+    return 0
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "features", help="subproblem SGFs to 11x11xF feature windows in sharded ZLIB TFRecords (Beam)",
+        description="Beam options go after '--', e.g. -- --runner DataflowRunner --project P.")
+    parser.add_argument("--subproblems", metavar="DIR", help="folder of subproblem SGF files")
+    parser.add_argument("--out", metavar="DIR",
+                        help="folder for the shards, features.json and dead-letter.jsonl "
+                             "(earlier shards there are replaced)")
+    parser.add_argument("--split", choices=("problem", "random"), default="problem",
+                        help="hash the source problem id (default) or each subproblem (the seed's split)")
+    parser.add_argument("--test-fraction", type=float, default=0.1)
+    parser.add_argument("--seed", type=int, default=0, help="varies which problems or subproblems are test")
+    parser.add_argument("--train-shards", type=int, default=8)
+    parser.add_argument("--test-shards", type=int, default=1)
+    parser.add_argument("--show", metavar="FILE.sgf", help="print every plane of one subproblem and exit")
+    parser.add_argument("beam_options", nargs="*", metavar="-- BEAM_OPTION",
+                        help="standard Beam pipeline options, after '--'")
+    parser.set_defaults(run=cmd_features)

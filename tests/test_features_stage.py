@@ -1,0 +1,234 @@
+"""The features stage end to end, and the tf.data reader on what it wrote.
+
+Inputs are labelled subproblems made here from the project's own eye-shape
+problems: the root position and the positions after one attacker move, each
+with both sides to move, labelled by the solver; plus three bad files.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.cli import main
+from pipeline.features_stage import SplitSettings, run_features
+from pipeline.planes import plane_names
+from pipeline.subproblem import Subproblem
+from pipeline.windows import subproblem_windows
+from solver import Solver, load_problem
+
+PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems" / "eye-shapes"
+BAD = {
+    "broken.sgf": b"(;FF[4]SZ[9]AB[aa",                                   # truncated SGF
+    "unlabelled.sgf": b"(;FF[4]SZ[5]PL[B]AB[aa][ba]AW[ab][bb]MA[ab])",     # no TS
+    "empty-target.sgf": b"(;FF[4]SZ[5]PL[B]AB[aa]MA[cc]TS[1]AS[3])",       # MA on an empty point
+}
+SETTINGS = SplitSettings(by="problem", test_fraction=0.4, seed=1, train_shards=3, test_shards=2)
+
+
+def labelled_subproblems(folder: Path) -> dict[str, Subproblem]:
+    subs = {}
+    for path in sorted(PROBLEMS.glob("*.sgf"))[:8]:
+        problem = load_problem(path)
+        solver = Solver(problem)
+        for move in [None] + solver.moves()[:2]:
+            if move is not None and not solver.play(*move, problem.attacker):
+                continue
+            if not solver.target_captured():
+                for to_play in (problem.attacker, problem.defender):
+                    verdict = solver.solve(to_play, max_nodes=100_000)
+                    if verdict.winner is None:
+                        continue
+                    sub = Subproblem(size=problem.size, stones=solver.board.to_array(), target=problem.target,
+                                     to_play=to_play, safe=verdict.status == "safe",
+                                     available_moves=solver.area_size,
+                                     best_move=verdict.move if isinstance(verdict.move, tuple) else None,
+                                     source=f"eye-shapes/{path.stem}")
+                    subs[sub.name()] = sub
+            if move is not None:
+                solver.take_back()
+    folder.mkdir()
+    for name, sub in subs.items():
+        (folder / name).write_text(sub.to_sgf())
+    for name, data in BAD.items():
+        (folder / name).write_bytes(data)
+    return subs
+
+
+@pytest.fixture(scope="module")
+def stage(tmp_path_factory):
+    root = tmp_path_factory.mktemp("features")
+    subs = labelled_subproblems(root / "subproblems")
+    counts = run_features(str(root / "subproblems"), str(root / "out"), SETTINGS)
+    return root, subs, counts
+
+
+def read_records(out: Path) -> dict[str, tuple[str, dict]]:
+    """Every record by subproblem name: ``(split, parsed tensors as numpy)``."""
+    import tensorflow as tf
+
+    from model.dataset import parse_example
+
+    records = {}
+    for split in ("train", "test"):
+        files = sorted(str(p) for p in out.glob(f"{split}-*.tfrecord.gz"))
+        for serialized in tf.data.TFRecordDataset(files, compression_type="ZLIB"):
+            record = {k: v.numpy() for k, v in parse_example(serialized, len(plane_names())).items()}
+            records[record["subproblem"].decode()] = (split, record)
+    return records
+
+
+def test_counts_add_up_and_bad_files_go_to_the_dead_letters(stage):
+    root, subs, counts = stage
+    assert counts["read"] == len(subs) + len(BAD)
+    assert counts["rejected"] == len(BAD)
+    assert counts["written_train"] + counts["written_test"] == len(subs)
+    assert counts["written_train"] > 0 and counts["written_test"] > 0
+    dead = [json.loads(line) for line in (root / "out" / "dead-letter.jsonl").read_text().splitlines()]
+    assert sorted(Path(d["file"]).name for d in dead) == sorted(BAD)
+    reasons = {Path(d["file"]).name: d["reason"] for d in dead}
+    assert "TS" in reasons["unlabelled.sgf"] and "empty point" in reasons["empty-target.sgf"]
+    spec = json.loads((root / "out" / "features.json").read_text())
+    assert spec["planes"] == plane_names() and spec["F"] == len(plane_names()) and spec["window"] == 11
+    assert spec["counts"] == counts
+    assert len(list((root / "out").glob("train-*-of-00003.tfrecord.gz"))) == 3
+    assert len(list((root / "out").glob("test-*-of-00002.tfrecord.gz"))) == 2
+
+
+def test_records_read_back_equal_the_windows_labels_and_moves(stage):
+    root, subs, _ = stage
+    records = read_records(root / "out")
+    assert sorted(records) == sorted(subs)
+    for name, (_, record) in records.items():
+        sub = subs[name]
+        windows, moves = subproblem_windows(sub)
+        assert np.array_equal(record["planes"], windows)
+        assert record["move"].tolist() == moves
+        assert record["windows"] == len(moves) and record["planes_count"] == len(plane_names())
+        assert record["safe"] == int(sub.safe) and record["available_moves"] == sub.available_moves
+        assert record["defender_first"] == int(sub.defender_first)
+        assert record["problem"].decode() == sub.source
+    # The labels are real: some positions are safe, some not, some have a move.
+    assert {r["safe"] for _, r in records.values()} == {0, 1}
+    assert any((r["move"] >= 0).any() for _, r in records.values())
+
+
+def test_the_split_keeps_each_problem_on_one_side(stage):
+    root, subs, _ = stage
+    split_of_problem = {}
+    for split, record in read_records(root / "out").values():
+        assert split_of_problem.setdefault(record["problem"].decode(), split) == split
+    assert set(split_of_problem.values()) == {"train", "test"}
+
+
+def test_random_split_mixes_problems_and_runs_are_byte_identical(stage, tmp_path):
+    root, subs, _ = stage
+    settings = SplitSettings(by="random", test_fraction=0.4, seed=1, train_shards=3, test_shards=2)
+    first, second = tmp_path / "a", tmp_path / "b"
+    assert run_features(str(root / "subproblems"), str(first), settings) == \
+        run_features(str(root / "subproblems"), str(second), settings)
+    files = sorted(p.name for p in first.iterdir())
+    assert files == sorted(p.name for p in second.iterdir())
+    for name in files:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+    splits = {}
+    for split, record in read_records(first).values():
+        splits.setdefault(record["problem"].decode(), set()).add(split)
+    assert any(len(s) == 2 for s in splits.values())
+
+
+def test_the_evaluation_reader_gives_the_first_window_and_its_labels(stage):
+    from model.dataset import make_dataset
+
+    root, subs, _ = stage
+    seen = 0
+    for split in ("train", "test"):
+        dataset = make_dataset(str(root / "out"), split, batch_size=4, augment=False, shuffle=False, meta=True)
+        for x, targets, meta in dataset.as_numpy_iterator():
+            for i, name in enumerate(meta["subproblem"]):
+                sub = subs[name.decode()]
+                windows, moves = subproblem_windows(sub)
+                assert np.array_equal(x[i], windows[0].astype(np.float32))
+                assert targets["safe"][i, 0] == float(sub.safe)
+                assert meta["has_move"][i] == (moves[0] >= 0)
+                assert targets["move"][i] == max(moves[0], 0)
+                assert meta["available_moves"][i] == sub.available_moves
+                seen += 1
+    assert seen == len(subs)
+
+
+def _symmetries(window: np.ndarray, move: int):
+    """The 8 images of a window and its move under rotations and transposition."""
+    target = np.zeros(121, np.uint8)
+    if move >= 0:
+        target[move] = 1
+    for k in range(4):
+        for flip in (False, True):
+            w = np.rot90(window, k, axes=(0, 1))
+            t = np.rot90(target.reshape(11, 11), k)
+            if flip:
+                w, t = np.swapaxes(w, 0, 1), t.T
+            yield w, (int(np.argmax(t)) if move >= 0 else -1)
+
+
+def test_the_training_reader_applies_one_symmetry_to_planes_and_move(stage):
+    from model.dataset import make_dataset
+
+    root, subs, _ = stage
+    dataset = make_dataset(str(root / "out"), "train", batch_size=8, augment=True, shuffle=False, seed=5,
+                           meta=True)
+    transformed = 0
+    for x, targets, meta in dataset.as_numpy_iterator():
+        for i, name in enumerate(meta["subproblem"]):
+            windows, moves = subproblem_windows(subs[name.decode()])
+            move = int(targets["move"][i]) if meta["has_move"][i] else -1
+            images = [(w, m) for window, wm in zip(windows, moves) for w, m in _symmetries(window, wm)]
+            assert any(np.array_equal(x[i], w) and move == m for w, m in images), name
+            transformed += not np.array_equal(x[i], windows[0])
+    assert transformed > 0
+    again = make_dataset(str(root / "out"), "train", batch_size=8, augment=True, shuffle=False, seed=5)
+    first = next(iter(dataset))[0].numpy()
+    assert np.array_equal(next(iter(again))[0].numpy(), first)
+
+
+def test_the_reader_symmetry_matches_the_board_symmetry(stage):
+    """Augmenting a window equals cutting the window from the transformed board."""
+    import tensorflow as tf
+
+    from model.dataset import symmetry
+    from test_planes import transformed
+
+    _, subs, _ = stage
+    sub = next(s for s in subs.values() if s.best_move is not None)
+    windows, moves = subproblem_windows(sub)
+    for k in range(4):
+        for flip in (False, True):
+            other_windows, other_moves = subproblem_windows(transformed(sub, k, flip))
+            for window, move in zip(windows, moves):
+                w, m = symmetry(tf.constant(window), tf.constant(move, tf.int64), tf.constant(k),
+                                tf.constant(flip))
+                assert any(np.array_equal(w.numpy(), o) and int(m) == om
+                           for o, om in zip(other_windows, other_moves)), (k, flip)
+
+
+def test_show_prints_every_plane_and_a_bad_file_is_one_error_line(stage, capsys):
+    root, subs, _ = stage
+    name = sorted(subs)[0]
+    assert main(["features", "--show", str(root / "subproblems" / name)]) == 0
+    out = capsys.readouterr().out
+    for k, plane in enumerate(plane_names()):
+        assert f"{k}:{plane}" in out
+    assert main(["features", "--show", str(root / "subproblems" / "broken.sgf")]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "broken.sgf" in err[0]
+
+
+def test_the_command_reports_counts_and_rejects_a_missing_folder(stage, tmp_path, capsys):
+    root, subs, _ = stage
+    assert main(["features", "--subproblems", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")]) == 1
+    assert "nowhere" in capsys.readouterr().err
+    assert main(["features", "--subproblems", str(root / "subproblems"), "--out", str(tmp_path / "o"),
+                 "--", "--runner", "DirectRunner"]) == 0
+    captured = capsys.readouterr()
+    assert f"read {len(subs) + len(BAD)}" in captured.out and f"rejected {len(BAD)}" in captured.out
+    assert sum("error:" in line for line in captured.err.splitlines()) == len(BAD)
