@@ -14,7 +14,7 @@ TRAIN_MINUTES ?= 10
 SEED ?= 0
 BITS ?= 5
 
-.PHONY: all install test bench solve clean train quantize report eval
+.PHONY: all install test bench solve clean train quantize report eval features
 
 all: solve
 
@@ -35,12 +35,17 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.solver_bench --problems ../shared/sgf-problems
 	$(BIN)/python -m bench.model_bench --model $(OUT)/model
+	$(BIN)/python -m bench.features_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
 
 # Solve every problem of $(PROBLEMS) for the side in PL[].
 solve: $(STAMP)
 	mkdir -p $(OUT)
 	find $(PROBLEMS) -name '*.sgf' | sort | xargs $(BIN)/tsumego solve --algo $(ALGO) --json > $(OUT)/solve.jsonl
 	@echo "solved: $$(wc -l < $(OUT)/solve.jsonl) problems -> $(OUT)/solve.jsonl"
+
+# Feature windows of every subproblem of solve-all into sharded TFRecords (Beam, DirectRunner).
+features: $(STAMP)
+	$(BIN)/tsumego features --subproblems $(OUT)/solve-all/subproblems --out $(OUT)/tfrecords
 
 # Train the safety network on $(OUT)/tfrecords (written by make features).
 train: $(STAMP)

@@ -12,50 +12,70 @@ and attacker stones that can never be part of the fight.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from pipeline.board_view import BoardView
 from pipeline.planes import plane_group
-from solver.board import EMPTY
+
+
+@njit(cache=True)
+def _alive(stones, color, blocks, regions, region_count):
+    rows, cols = stones.shape
+    block_count = blocks.max() + 1
+    # borders[r, b]: region r touches block b; liberties[r, b]: empty points of r next to b.
+    borders = np.zeros((region_count, block_count), dtype=np.bool_)
+    liberties = np.zeros((region_count, block_count), dtype=np.int32)
+    empties = np.zeros(region_count, dtype=np.int32)
+    own_block = np.zeros(block_count, dtype=np.bool_)
+    touching = np.empty(4, dtype=np.int32)
+    for y in range(rows):
+        for x in range(cols):
+            if stones[y, x] == color:
+                own_block[blocks[y, x]] = True
+                continue
+            r = regions[y, x]
+            empty = stones[y, x] == 0
+            empties[r] += empty
+            seen = 0
+            for v, u in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+                if 0 <= v < rows and 0 <= u < cols and stones[v, u] == color:
+                    b = blocks[v, u]
+                    if b in touching[:seen]:
+                        continue
+                    touching[seen] = b
+                    seen += 1
+                    borders[r, b] = True
+                    liberties[r, b] += empty
+    alive = own_block.copy()
+    kept = np.ones(region_count, dtype=np.bool_)
+    changed = True
+    while changed:
+        changed = False
+        for b in range(block_count):
+            if alive[b]:
+                vital = 0
+                for r in range(region_count):
+                    vital += kept[r] and borders[r, b] and liberties[r, b] == empties[r]
+                if vital < 2:
+                    alive[b] = False
+                    changed = True
+        for r in range(region_count):
+            for b in range(block_count):
+                if borders[r, b] and not alive[b]:
+                    kept[r] = False
+    result = np.zeros((rows, cols), dtype=np.bool_)
+    for y in range(rows):
+        for x in range(cols):
+            result[y, x] = stones[y, x] == color and alive[blocks[y, x]]
+    return result
 
 
 def alive_blocks(view: BoardView, color: int) -> np.ndarray:
     """bool ``[y, x]``: the stones of ``color`` in unconditionally alive blocks."""
-    own = view.stones == color
-    if not own.any():
-        return own
-    block_ids, chain_of = np.unique(view.blocks[own], return_inverse=True)
-    chains = np.full(view.blocks.shape, -1, dtype=np.int64)
-    chains[own] = chain_of
-    regions, region_sizes = view.regions(color)
-    region_count = len(region_sizes) - 1
-    chain_count = len(block_ids)
-
-    # touches[p, c]: point p (not of ``color``) is next to chain c.
-    padded = np.full((view.size + 2, view.size + 2), -1, dtype=np.int64)
-    padded[1:-1, 1:-1] = chains
-    points = ~own.ravel()
-    touches = np.zeros((points.sum(), chain_count + 1), dtype=bool)
-    rows = np.arange(touches.shape[0])
-    for neighbour in (padded[:-2, 1:-1], padded[2:, 1:-1], padded[1:-1, :-2], padded[1:-1, 2:]):
-        touches[rows, neighbour.ravel()[points]] = True   # -1 (no chain) lands in the last column
-    touches = touches[:, :-1]
-
-    in_region = np.zeros((region_count, touches.shape[0]), dtype=bool)
-    in_region[regions.ravel()[points], rows] = True
-    empty = (view.stones.ravel()[points] == EMPTY)
-    borders = (in_region.astype(np.int32) @ touches.astype(np.int32)) > 0
-    liberties_in = (in_region & empty).astype(np.int32) @ touches.astype(np.int32)
-    vital = borders & (liberties_in == (in_region & empty).sum(axis=1, keepdims=True))
-
-    alive = np.ones(chain_count, dtype=bool)
-    kept = np.ones(region_count, dtype=bool)
-    while True:
-        still_alive = alive & ((vital & kept[:, None]).sum(axis=0) >= 2)
-        kept = ~(borders & ~still_alive[None, :]).any(axis=1)
-        if np.array_equal(still_alive, alive):
-            break
-        alive = still_alive
-    return own & alive[np.maximum(chains, 0)]
+    if not (view.stones == color).any():
+        return np.zeros(view.stones.shape, dtype=bool)
+    regions, sizes = view.regions(color)
+    return _alive(view.stones, color, view.blocks, regions, len(sizes) - 1)
 
 
 @plane_group(["benson_alive"])

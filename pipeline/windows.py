@@ -25,6 +25,15 @@ def window_move(move, centre_y: int, centre_x: int) -> int:
     return row * WINDOW + col if 0 <= row < WINDOW and 0 <= col < WINDOW else -1
 
 
+def cut_windows(planes: np.ndarray, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+    """uint8 ``[S, 11, 11, F]``: the windows of whole-board ``planes`` centred on (ys[k], xs[k])."""
+    size = planes.shape[0]
+    padded = np.zeros((size + 2 * HALF, size + 2 * HALF, planes.shape[2]), dtype=np.uint8)
+    padded[HALF:HALF + size, HALF:HALF + size] = planes
+    # Window k covers padded rows ys[k] .. ys[k] + 10, which are board rows ys[k] - 5 .. ys[k] + 5.
+    return padded[(ys[:, None] + _OFFSETS)[:, :, None], (xs[:, None] + _OFFSETS)[:, None, :]]
+
+
 def subproblem_windows(sub, groups=None) -> tuple[np.ndarray, list[int]]:
     """uint8 ``[S, 11, 11, F]`` windows (one per target stone, row-major) and each one's move index.
 
@@ -32,13 +41,8 @@ def subproblem_windows(sub, groups=None) -> tuple[np.ndarray, list[int]]:
     used when present (a problem without labels gets -1 moves).
     """
     view = board_view(sub)
-    planes = board_planes(view, groups)
-    size = view.size
-    padded = np.zeros((size + 2 * HALF, size + 2 * HALF, planes.shape[2]), dtype=np.uint8)
-    padded[HALF:HALF + size, HALF:HALF + size] = planes
     ys, xs = np.nonzero(view.target)
-    # Window k covers padded rows ys[k] .. ys[k] + 10, which are board rows ys[k] - 5 .. ys[k] + 5.
-    windows = padded[(ys[:, None] + _OFFSETS)[:, :, None], (xs[:, None] + _OFFSETS)[:, None, :]]
+    windows = cut_windows(board_planes(view, groups), ys, xs)
     best_move = getattr(sub, "best_move", None)
     moves = [window_move(best_move, int(y), int(x)) for y, x in zip(ys, xs)]
     return windows, moves

@@ -1,0 +1,145 @@
+"""Feature throughput: subproblems per second on one core, per plane group and in total.
+
+    python -m bench.features_bench [--problems ../shared/sgf-problems]
+                                   [--subproblems out/solve-all/subproblems] [--repeats 5]
+
+Reads the subproblem SGFs of ``--subproblems`` when that folder exists (the
+output of ``tsumego solve-all``); otherwise derives subproblems from the
+problems of ``--problems``: each root position and the positions after one
+move of either side inside the search area, each with both sides to move,
+written as subproblem SGFs to a temporary folder and read back.
+
+Prints, as the median over ``--repeats`` passes of CPU time of this process
+(one thread, so per core):
+
+- SGF parsing (``parse_subproblem``), which the stage pays once per file;
+- the seed's planes cut into windows (``subproblem_windows`` with the groups of
+  ``pipeline.planes_basic``), the target being 5,000 subproblems/s/core;
+- all planes cut into windows, and serialising the record (``example_bytes``);
+- the cost of each part alone: the board analysis (``board_view``), each plane
+  group (marked ``*`` when added to the seed's), and the windowing.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from pipeline.board_view import board_view
+from pipeline.planes import PLANE_GROUPS, board_planes
+from pipeline.subproblem import Subproblem, parse_subproblem
+from pipeline.windows import cut_windows, subproblem_windows
+from solver import ProblemError, Solver, load_problem
+
+SEED_MODULE = "pipeline.planes_basic"
+TARGET_PER_SECOND = 5_000
+MOVES_PER_PROBLEM = 6
+
+
+def derive_subproblems(problems: Path, folder: Path) -> None:
+    """Write subproblem SGFs derived from each problem of ``problems`` into ``folder``."""
+    for path in sorted(problems.rglob("*.sgf")):
+        try:
+            problem = load_problem(path)
+            solver = Solver(problem)
+        except ProblemError:
+            continue
+        source = str(path.relative_to(problems).with_suffix(""))
+        lines = [[]] + [[(move, color)] for move in solver.moves()[:MOVES_PER_PROBLEM]
+                        for color in (problem.attacker, problem.defender)]
+        for line in lines:
+            if not all(solver.play(*move, color) for move, color in line):
+                continue
+            if not solver.target_captured():
+                for to_play in (problem.attacker, problem.defender):
+                    sub = Subproblem(size=problem.size, stones=solver.board.to_array(), target=problem.target,
+                                     to_play=to_play, available_moves=solver.area_size, source=source)
+                    (folder / sub.name()).write_text(sub.to_sgf())
+            for _ in line:
+                solver.take_back()
+
+
+def per_second(work, items, repeats: int) -> float:
+    """Items per CPU second of ``work`` over ``items``: the median of ``repeats`` passes."""
+    work(items[0])  # warm-up: numba kernels load from their cache
+    rates = []
+    for _ in range(repeats):
+        started = time.process_time()
+        for item in items:
+            work(item)
+        rates.append(len(items) / (time.process_time() - started))
+    return statistics.median(rates)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--problems", default="../shared/sgf-problems")
+    parser.add_argument("--subproblems", default="out/solve-all/subproblems")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="features-bench-") as scratch:
+        folder = Path(args.subproblems)
+        if folder.is_dir() and any(folder.glob("*.sgf")):
+            origin = f"subproblems of {folder}"
+        else:
+            folder = Path(scratch)
+            derive_subproblems(Path(args.problems), folder)
+            origin = f"subproblems derived from {args.problems} (roots and one move, both sides to play)"
+        files = sorted(folder.glob("*.sgf"))
+        data = [(f.read_bytes(), str(f)) for f in files]
+    subs = []
+    for raw, name in data:
+        try:
+            subs.append(parse_subproblem(raw, name))
+        except ProblemError as exc:
+            print(f"skipped: {exc}")
+    if not subs:
+        print("error: no subproblems to measure")
+        return 1
+    print(f"{len(subs)} {origin}")
+
+    seed = [g for g in PLANE_GROUPS if g.module == SEED_MODULE]
+    seed_planes = sum(len(g.planes) for g in seed)
+    all_planes = sum(len(g.planes) for g in PLANE_GROUPS)
+    rows = [("parse SGF (parse_subproblem)", per_second(lambda d: parse_subproblem(*d), data, args.repeats))]
+    seed_rate = per_second(lambda s: subproblem_windows(s, seed), subs, args.repeats)
+    rows.append((f"seed planes + windows ({seed_planes} planes)", seed_rate))
+    rows.append((f"all planes + windows ({all_planes} planes)",
+                 per_second(subproblem_windows, subs, args.repeats)))
+
+    from pipeline.records import example_bytes
+
+    records = [(subproblem_windows(s), s) for s in subs]
+    rows.append(("serialise a record (example_bytes)", per_second(
+        lambda r: example_bytes(r[0][0], 0, r[0][1], 0, int(r[1].defender_first), r[1].source, "x"),
+        records, args.repeats)))
+
+    print(f"\n{'per subproblem, one core':48s} {'per second':>12s} {'µs each':>9s}")
+    for label, rate in rows:
+        print(f"{label:48s} {rate:12,.0f} {1e6 / rate:9.1f}")
+    verdict = "meets" if seed_rate >= TARGET_PER_SECOND else "MISSES"
+    print(f"seed planes + windows {verdict} the target of {TARGET_PER_SECOND:,}/s/core")
+
+    views = [board_view(s) for s in subs]
+    parts = [("board analysis (board_view)", per_second(board_view, subs, args.repeats))]
+    for group in PLANE_GROUPS:
+        label = f"  {group.name} ({len(group.planes)}){' *' if group.module != SEED_MODULE else ''}"
+        parts.append((label, per_second(lambda v, g=group: board_planes(v, [g]), views, args.repeats)))
+    parts.append(("  (registry overhead alone, no group)",
+                  per_second(lambda v: board_planes(v, []), views, args.repeats)))
+    cuts = [(board_planes(v), *np.nonzero(v.target)) for v in views]
+    parts.append((f"windowing ({all_planes} planes)", per_second(lambda c: cut_windows(*c), cuts, args.repeats)))
+    print(f"\n{'cost of each part (* added to the seed)':48s} {'per second':>12s} {'µs each':>9s}")
+    for label, rate in parts:
+        print(f"{label:48s} {rate:12,.0f} {1e6 / rate:9.1f}")
+    print("each group's row includes the registry overhead")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
