@@ -74,7 +74,9 @@ def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
         "problem": raw(problem.encode()),
         "subproblem": raw(subproblem.encode()),
     }))
-    return example.SerializeToString()
+    # The features are a protobuf map, whose order is per process unless
+    # deterministic: without it, two runs would write different bytes.
+    return example.SerializeToString(deterministic=True)
 
 
 def write_spec(data_dir: str, planes: list[str], counts: dict, **extra) -> str:
