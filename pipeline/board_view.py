@@ -31,7 +31,7 @@ class BoardView:
     block_size: np.ndarray      # int32 stones in the point's block, 0 on empty points
     liberties: np.ndarray       # int32 liberties of the point's block, 0 on empty points
     padded: np.ndarray          # int8 stones with a ring of BORDER around them
-    _regions: dict = field(default_factory=dict, repr=False)
+    region_cache: dict = field(default_factory=dict, repr=False)   # filled by regions()
 
     @property
     def attacker(self) -> int:
@@ -60,9 +60,9 @@ class BoardView:
         what being a maximal component of the other points means).  Returns
         ``(labels, sizes)`` as :func:`pipeline.regions.label_components`.
         """
-        if color not in self._regions:
-            self._regions[color] = label_components(self.stones != color)
-        return self._regions[color]
+        if color not in self.region_cache:
+            self.region_cache[color] = label_components(self.stones != color)
+        return self.region_cache[color]
 
 
 def board_view(sub) -> BoardView:
