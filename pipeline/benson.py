@@ -7,7 +7,7 @@ blocks with fewer than two vital regions, and the regions bordered by a
 dropped block, until nothing changes: the blocks left are unconditionally
 alive, even if their owner always passes (Benson, "Life in the game of Go",
 1976).  In a tsumego this marks a defender that already has two real eyes,
-and attacker stones that can never be part of the fight.
+and attacker stones that already live on their own.
 """
 from __future__ import annotations
 
