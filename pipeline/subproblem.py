@@ -20,10 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sgfmill import sgf
 
 from solver.board import BLACK, EMPTY, WHITE
-from solver.problem import ProblemError, parse_problem, parse_sgf_point, sgf_point
+from solver.problem import ProblemError, parse_sgf_point, problem_from_game, read_sgf, sgf_point
 
 LETTER = {BLACK: "B", WHITE: "W"}
 
@@ -78,8 +77,9 @@ class Subproblem:
 
 def parse_subproblem(data: bytes, source: str = "<sgf>") -> Subproblem:
     """Read a subproblem; raises ProblemError naming ``source``."""
-    problem = parse_problem(data, source)
-    root = sgf.Sgf_game.from_bytes(data).get_root()
+    game = read_sgf(data, source)
+    problem = problem_from_game(game, source)
+    root = game.get_root()
 
     def integer(prop: str) -> int | None:
         if not root.has_property(prop):

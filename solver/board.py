@@ -13,6 +13,8 @@ can stop at once — the wall is never captured.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -34,7 +36,9 @@ def color_letter(color: int) -> str:
     return "B" if color == BLACK else "W"
 
 
+@functools.lru_cache(maxsize=None)
 def _zobrist_table(cells: int) -> np.ndarray:
+    """One table per board size, shared by every Board of that size (never written)."""
     rng = np.random.default_rng(ZOBRIST_SEED)
     return rng.integers(1, np.iinfo(np.uint64).max, size=(2, cells), dtype=np.uint64, endpoint=True)
 

@@ -75,10 +75,18 @@ def _from_sgfmill(row: int, col: int, size: int) -> tuple[int, int]:
 
 def parse_problem(data: bytes, source: str = "<sgf>", require_to_play: bool = True) -> Problem:
     """Parse and validate one problem; raises ProblemError naming ``source``."""
+    return problem_from_game(read_sgf(data, source), source, require_to_play)
+
+
+def read_sgf(data: bytes, source: str) -> sgf.Sgf_game:
     try:
-        game = sgf.Sgf_game.from_bytes(data)
+        return sgf.Sgf_game.from_bytes(data)
     except ValueError as exc:
         raise ProblemError(source, f"not a valid SGF file ({exc})") from None
+
+
+def problem_from_game(game: sgf.Sgf_game, source: str, require_to_play: bool = True) -> Problem:
+    """Validate a parsed SGF game as a problem (for callers that read more properties)."""
     root = game.get_root()
     try:
         size = game.get_size()
@@ -153,10 +161,15 @@ def parse_problem(data: bytes, source: str = "<sgf>", require_to_play: bool = Tr
 
 def _check_legal(problem: Problem) -> None:
     board = problem.board()
+    checked = set()
     for y, x in zip(*np.nonzero(problem.stones)):
-        if board.liberties(int(x), int(y), cap=1) == 0:
+        point = (int(x), int(y))
+        if point in checked:
+            continue
+        if board.liberties(*point, cap=1) == 0:
             raise ProblemError(problem.source,
-                               f"illegal position: the block at {sgf_point(int(x), int(y))} has no liberties")
+                               f"illegal position: the block at {sgf_point(*point)} has no liberties")
+        checked.update(board.block(*point))
 
 
 def load_problem(path: str | Path, require_to_play: bool = True) -> Problem:
