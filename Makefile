@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.solver_bench --problems ../shared/sgf-problems
 	$(BIN)/python -m bench.model_bench --model $(OUT)/model
 	$(BIN)/python -m bench.features_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
+	$(BIN)/python -m bench.tactics_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
 
 # Solve every problem of $(PROBLEMS) for the side in PL[].
 solve: $(STAMP)

@@ -36,6 +36,7 @@ GROUP_MODULES: tuple[str, ...] = (
     "pipeline.planes_eyes",     # eye candidates, nakade centres
     "pipeline.benson",          # unconditionally alive blocks
     "pipeline.euler",           # Euler number of each side's stone groups
+    "pipeline.tactical_planes",  # ladders, ladder escapes, snapbacks, nets
 )
 
 

@@ -25,7 +25,7 @@ from .net import NET_BUDGET, net_node
 from .reading import C_BUDGET, C_NODES, R_CELLS, R_COUNTERS, R_STACK, R_STRIDE, flood, reading_for
 from .snapback import throw_in_snapbacks
 
-MAPS = ("ladder_captured", "ladder_escape", "snapback", "net_captured")
+MAPS = ("ladder_captured", "ladder_escape", "snapback_point", "net_captured")
 LADDER_CAPTURED, LADDER_ESCAPE, SNAPBACK, NET_CAPTURED = range(4)
 
 

@@ -168,3 +168,28 @@ def test_the_diagonal_scan_agrees_with_simulation_on_random_positions(stones):
             a = ladder_captures(scanned, x, y)
             b = ladder_captures(simulated, x, y)
             assert (a.captured, a.escape_move, a.atari_move) == (b.captured, b.escape_move, b.atari_move)
+
+
+def test_tactical_planes_are_registered_and_follow_the_readers():
+    from types import SimpleNamespace
+
+    from pipeline.planes import board_planes, group_named, plane_names
+
+    assert [n for n in plane_names() if n in MAPS] == list(MAPS)
+    group = [group_named("tactics")]
+    by_name = {case.name: case for case in ALL_CASES}
+    for name, plane, point in (("ladder-northeast-in-atari", "ladder_captured", None),
+                               ("ladder-northeast-breaker", "ladder_escape", "e"),
+                               ("snapback-one-sided", "snapback_point", "*"),
+                               ("net-center", "net_captured", None)):
+        case = by_name[name]
+        stones = case.stones()
+        target = case.target if case.kind != "snapback" else tuple(map(int, np.argwhere(stones)[0][::-1]))
+        planes = board_planes(SimpleNamespace(stones=stones, target=target, to_play=BLACK), group)
+        where = case.marked(point) if point else [case.target]
+        marked = {(int(x), int(y)) for y, x in zip(*np.nonzero(planes[..., MAPS.index(plane)]))}
+        assert set(where) <= marked
+        # The colour-swapped position has the same planes.
+        swapped = np.where(stones == EMPTY, EMPTY, 3 - stones).astype(np.int8)
+        twin = board_planes(SimpleNamespace(stones=swapped, target=target, to_play=WHITE), group)
+        assert np.array_equal(planes, twin)
