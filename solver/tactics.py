@@ -16,6 +16,8 @@ liberties     reader                       marks
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 from numba import njit
 
@@ -60,8 +62,8 @@ def tactical_maps(ctx, out, attack, ladder_budget, net_budget, with_nets):
         stones[:n] = stack[:n]
         for i in range(n):
             done[stones[i]] = 1
-        if k > 2:
-            continue
+        if k == 0 or k > 2:
+            continue  # no liberty: an illegal position, nothing to read
         _start_query(ctx, ladder_budget)
         result = ladder_node(ctx, p, attack if k == 2 else not attack, no_ko, zero)
         outcome = outcome_of(result)
@@ -93,17 +95,21 @@ def board_maps(board: Board, with_nets: bool = True) -> np.ndarray:
     return out
 
 
-# One board per size, reused from position to position: its cache carries
-# over (entries are keyed by the whole position's hash, so they stay true).
-_boards: dict[int, Board] = {}
+# One board per size and thread, reused from position to position: its cache
+# carries over (entries are keyed by the whole position's hash, so they stay
+# true), and a multi-threaded runner never shares one between two readings.
+_boards = threading.local()
 
 
 def load_stones(stones: np.ndarray) -> Board:
-    """The reused board of this size, holding ``stones`` (int8 [y, x]) and their hash."""
+    """This thread's reused board of this size, holding ``stones`` (int8 [y, x]) and their hash."""
     size = stones.shape[0]
-    board = _boards.get(size)
+    boards = getattr(_boards, "by_size", None)
+    if boards is None:
+        boards = _boards.by_size = {}
+    board = boards.get(size)
     if board is None:
-        board = _boards[size] = Board(size)
+        board = boards[size] = Board(size)
     grid = board.cells.reshape(board.stride, board.stride)
     grid[1:-1, 1:-1] = stones
     occupied = np.flatnonzero(board.cells == BLACK), np.flatnonzero(board.cells == WHITE)
