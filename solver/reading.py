@@ -50,8 +50,9 @@ class Reading:
     """A reader context over ``board``'s arrays (the board is read and played on)."""
 
     def __init__(self, board: Board):
+        # Only the board's arrays are kept: a reference to the board itself would
+        # keep it alive forever as a key of the weak dictionary below.
         n = board.cells.size
-        self.board = board
         self.counters = np.zeros(COUNTERS_SIZE, dtype=np.int64)
         self.counters[C_USE_SCAN] = 1
         self.cache_keys = np.zeros(1 << CACHE_LOG2, dtype=np.uint64)
