@@ -106,7 +106,7 @@ def run(args) -> int:
         "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
         "epochs_run": len(losses), "best_epoch": best_epoch + 1,
-        "stopped_by": "budget" if budget.spent else ("patience" if stopper.stopped_epoch else "epochs"),
+        "stopped_by": "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs"),
         "seconds": round(seconds, 1),
         "test_accuracy": history.history["val_safe_accuracy"][best_epoch],
     }

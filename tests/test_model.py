@@ -93,8 +93,8 @@ def test_the_packed_files_keep_the_accuracy(trained):
     error = {(row["bits"], row["scheme"]): row["error"] for row in table}
     assert set(error) == {(b, s) for b in range(2, 9) for s in SCHEMES} | {(FLOAT_BITS, "float")}
     assert error[FLOAT_BITS, "float"] <= 0.03
-    assert error[5, "minmax"] <= error[FLOAT_BITS, "float"] + 0.02
-    sizes = {row["bits"]: row["bytes"] for row in table if row["scheme"] == "minmax"}
+    assert error[5, "clip"] <= error[FLOAT_BITS, "float"] + 0.02
+    sizes = {row["bits"]: row["bytes"] for row in table if row["scheme"] == "clip"}
     assert sizes[2] < sizes[5] < sizes[8] < os.path.getsize(model_dir / "model-float.tsq")
     assert os.path.getsize(model_dir / "model-5bit.tsq") == sizes[5]
 
