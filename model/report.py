@@ -124,7 +124,8 @@ def write_table(folder: str, name: str, rows: list[dict], title: str) -> None:
         writer.writerows(rows)
     lines = [f"# {title}", "", "| " + " | ".join(headers) + " |",
              "|" + "|".join("---:" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(str(row[h]) for h in headers) + " |" for row in rows]
+    lines += ["| " + " | ".join(f"{row[h]:.4f}" if isinstance(row[h], float) else str(row[h])
+                                for h in headers) + " |" for row in rows]
     with open(os.path.join(folder, f"{name}.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
