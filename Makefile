@@ -13,8 +13,10 @@ ALGO ?= dfs
 TRAIN_MINUTES ?= 10
 SEED ?= 0
 BITS ?= 5
+# Problems written by make generate.
+COUNT ?= 1000
 
-.PHONY: all install test bench solve clean train quantize report eval features
+.PHONY: all install test bench solve clean train quantize report eval features generate
 
 all: solve
 
@@ -37,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.model_bench --model $(OUT)/model
 	$(BIN)/python -m bench.features_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
 	$(BIN)/python -m bench.tactics_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
+	$(BIN)/python -m bench.own_problems_bench --problems sgf-problems
 
 # Solve every problem of $(PROBLEMS) for the side in PL[].
 solve: $(STAMP)
@@ -63,6 +66,11 @@ report: $(STAMP)
 # The packed network's verdict and best moves on every problem of $(PROBLEMS).
 eval: $(STAMP)
 	find $(PROBLEMS) -name '*.sgf' | sort | xargs $(BIN)/tsumego eval --model $(OUT)/model/model-$(BITS)bit.tsq
+
+# $(COUNT) random enclosed problems whose first move matters, verified by the
+# solver, into $(OUT)/generated (same SEED, same files).
+generate: $(STAMP)
+	$(BIN)/tsumego generate --count $(COUNT) --seed $(SEED) --out $(OUT)/generated
 
 clean:
 	rm -rf $(OUT) .pytest_cache

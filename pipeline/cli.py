@@ -28,6 +28,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "model.report",
     "model.evaluate",
     "pipeline.generate",
+    "pipeline.corpus_stats",
     "pipeline.features_stage",
 )
 

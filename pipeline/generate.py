@@ -1,0 +1,403 @@
+"""``tsumego generate``: random enclosed problems whose first move matters.
+
+Each candidate is drawn from its own random stream, seeded by (seed, candidate
+number), so the same seed always gives the same files:
+
+1. grow a random region from the corner point or from a point of the top side,
+   favouring points near the edge and next to the region (compact shapes), until it holds the drawn number of inner
+   points (points whose eight neighbours are all in the region or off-board);
+2. surround it with a closed attacker wall (every point next to the region,
+   diagonals included, so the thick-wall search area is exactly the region and
+   no ``SQ`` stubs are ever needed); the region's rim becomes the defender's
+   stones, with a few random gaps, and random stones of both colours go inside;
+3. turn the board by one of its eight symmetries and pick the colours;
+4. keep the problem only if it is non-trivial - the defender moving first
+   keeps the target, the attacker moving first captures it - with the
+   attacker as ko master, as the solver settles it within a node budget, and
+   if no symmetric or colour-swapped copy of it was written already.
+
+Every written problem lists all the winning first moves of the side to play as
+root variations.  ``DIR/summary.json`` counts the candidates tried, written and
+rejected by reason, the distinct positions and region outlines, and the
+histogram of area sizes (empty points of the search area).
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solver import BLACK, EMPTY, WHITE, Problem, ProblemError, Solver
+from solver.problem import sgf_point
+
+BOARD_SIZE = 13
+KINDS = ("corner", "side")
+# Regions stay within this many lines of the edge (0: the first line).
+MAX_DEPTH_FROM_EDGE = 4
+# Side regions stay between these columns, so their wall never reaches a corner;
+# corner regions stay within this many lines of their corner.
+SIDE_COLUMNS = (2, BOARD_SIZE - 3)
+CORNER_EXTENT = 8
+RIM_GAP_RATE = 0.15
+MAX_INSIDE_ATTACKER_RATE = 0.4
+MAX_INSIDE_DEFENDER_RATE = 0.2
+DEFAULT_NODE_BUDGET = 30_000
+# Give up when this many candidates per requested problem did not suffice.
+MAX_CANDIDATES_PER_PROBLEM = 500
+
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+EIGHT = ORTHOGONAL + ((1, 1), (1, -1), (-1, 1), (-1, -1))
+LETTER = {BLACK: "B", WHITE: "W"}
+NAME = {BLACK: "Black", WHITE: "White"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    kind: str = "mixed"          # corner, side or mixed
+    min_area: int = 4
+    max_area: int = 12
+    to_play: str = "random"      # B, W or random
+    node_budget: int = DEFAULT_NODE_BUDGET
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A drawn position before the solver has seen it."""
+
+    kind: str
+    stones: np.ndarray           # int8 [y, x]
+    target: tuple[int, int]
+    to_play: int
+    region: np.ndarray           # bool [y, x]: the enclosed region (defender side of the wall)
+
+
+class Rejected(Exception):
+    """A candidate that is not written; the message is the reason counted in the summary."""
+
+
+# -- drawing a candidate --------------------------------------------------------
+
+def _on_board(x, y):
+    return 0 <= x < BOARD_SIZE and 0 <= y < BOARD_SIZE
+
+
+def _neighbours(x, y, steps=ORTHOGONAL):
+    for dx, dy in steps:
+        if _on_board(x + dx, y + dy):
+            yield x + dx, y + dy
+
+
+def _edge_depth(kind, x, y):
+    return min(x, y) if kind == "corner" else y
+
+
+def _allowed(kind, x, y):
+    if _edge_depth(kind, x, y) > MAX_DEPTH_FROM_EDGE:
+        return False
+    if kind == "corner":
+        return max(x, y) < CORNER_EXTENT
+    return SIDE_COLUMNS[0] <= x <= SIDE_COLUMNS[1]
+
+
+def _inner(region, x, y):
+    return all(q in region for q in _neighbours(x, y, EIGHT))
+
+
+def _fill_holes(region, kind):
+    """Add to the region every point the outside cannot reach (a wall stone there could never live)."""
+    far = (BOARD_SIZE - 1, BOARD_SIZE - 1)
+    outside = {far}
+    todo = [far]
+    while todo:
+        p = todo.pop()
+        for q in _neighbours(*p):
+            if q not in region and q not in outside:
+                outside.add(q)
+                todo.append(q)
+    return {(x, y) for x in range(BOARD_SIZE) for y in range(BOARD_SIZE) if (x, y) not in outside}
+
+
+def grow_region(rng, kind, inner_points):
+    """A 4-connected region touching the edge with at least ``inner_points`` inner points."""
+    start = (0, 0) if kind == "corner" else (BOARD_SIZE // 2, 0)
+    region = {start}
+    while sum(_inner(region, *p) for p in region) < inner_points:
+        frontier = sorted({q for p in region for q in _neighbours(*p)
+                           if q not in region and _allowed(kind, *q)})
+        if not frontier:
+            raise Rejected("region cannot grow")
+        # Near the edge and next to many region points: compact shapes hugging the edge.
+        weights = np.array([(sum(r in region for r in _neighbours(*q)) / (1 + _edge_depth(kind, *q))) ** 2
+                            for q in frontier])
+        region.add(frontier[rng.choice(len(frontier), p=weights / weights.sum())])
+        region = _fill_holes(region, kind)
+    return region
+
+
+def _transform(array, symmetry):
+    """One of the 8 symmetries of the square board on an array indexed [y, x]."""
+    if symmetry & 4:
+        array = array.T
+    if symmetry & 1:
+        array = array[:, ::-1]
+    if symmetry & 2:
+        array = array[::-1, :]
+    return np.ascontiguousarray(array)
+
+
+def _transform_point(x, y, symmetry):
+    if symmetry & 4:
+        x, y = y, x
+    if symmetry & 1:
+        x = BOARD_SIZE - 1 - x
+    if symmetry & 2:
+        y = BOARD_SIZE - 1 - y
+    return x, y
+
+
+def _blocks(stones, color):
+    seen = set()
+    for y, x in zip(*np.nonzero(stones == color)):
+        p = (int(x), int(y))
+        if p in seen:
+            continue
+        block = {p}
+        todo = [p]
+        while todo:
+            q = todo.pop()
+            for r in _neighbours(*q):
+                if r not in block and stones[r[1], r[0]] == color:
+                    block.add(r)
+                    todo.append(r)
+        seen |= block
+        yield block
+
+
+def draw_candidate(rng, settings: Settings) -> Candidate:
+    kind = settings.kind if settings.kind != "mixed" else KINDS[rng.integers(len(KINDS))]
+    inner_points = int(rng.integers(settings.min_area, settings.max_area + 1))
+    region = grow_region(rng, kind, inner_points)
+    defender = BLACK if rng.random() < 0.5 else WHITE
+    attacker = 3 - defender
+    attacker_rate = rng.uniform(0, MAX_INSIDE_ATTACKER_RATE)
+    defender_rate = rng.uniform(0, MAX_INSIDE_DEFENDER_RATE)
+    to_play = {"B": BLACK, "W": WHITE}.get(settings.to_play) or (BLACK if rng.random() < 0.5 else WHITE)
+    symmetry = int(rng.integers(8))
+
+    stones = np.zeros((BOARD_SIZE, BOARD_SIZE), dtype=np.int8)
+    for x, y in sorted(region, key=lambda p: (p[1], p[0])):
+        draw = rng.random()
+        if not _inner(region, x, y):
+            stones[y, x] = EMPTY if draw < RIM_GAP_RATE else defender
+        elif draw < attacker_rate:
+            stones[y, x] = attacker
+        elif draw < attacker_rate + defender_rate:
+            stones[y, x] = defender
+        for q in _neighbours(x, y, EIGHT):
+            if q not in region:
+                stones[q[1], q[0]] = attacker
+
+    defender_blocks = sorted(_blocks(stones, defender), key=lambda b: (-len(b), min(b)))
+    if not defender_blocks:
+        raise Rejected("no defender stones")
+    for color in (BLACK, WHITE):
+        for block in _blocks(stones, color):
+            if not any(stones[q[1], q[0]] == EMPTY for p in block for q in _neighbours(*p)):
+                raise Rejected("a block without liberties")
+    target = min(defender_blocks[0], key=lambda p: (p[1], p[0]))
+    mask = np.zeros_like(stones, dtype=bool)
+    for x, y in region:
+        mask[y, x] = True
+    return Candidate(kind, _transform(stones, symmetry), _transform_point(*target, symmetry),
+                     to_play, _transform(mask, symmetry))
+
+
+# -- solving and checking -------------------------------------------------------
+
+def winning_first_moves(solver: Solver, color: int, node_budget: int) -> list[tuple[int, int]]:
+    """Every point where ``color`` moving first wins (row by row); raises Rejected if a solve runs out."""
+    wins = []
+    for x, y in solver.moves():
+        if not solver.play(x, y, color):
+            continue
+        try:
+            if solver.target_captured():
+                wins.append((x, y))
+                continue
+            reply = solver.solve(3 - color, max_nodes=node_budget)
+            if reply.winner is None:
+                raise Rejected("unsettled within the node budget")
+            if reply.winner == color:
+                wins.append((x, y))
+        finally:
+            solver.take_back()
+    return wins
+
+
+def check_candidate(candidate: Candidate, settings: Settings) -> tuple[Problem, int, list]:
+    """The problem, its area size and the winning first moves; raises Rejected with the reason."""
+    problem = Problem(source="generated", size=BOARD_SIZE, stones=candidate.stones,
+                      target=candidate.target, to_play=candidate.to_play)
+    try:
+        solver = Solver(problem)
+    except ProblemError as error:
+        raise Rejected(error.reason) from None
+    area = solver.area_size
+    if not settings.min_area <= area <= settings.max_area:
+        raise Rejected("area outside the size range")
+    first = {}
+    for side in (problem.defender, problem.attacker):
+        first[side] = solver.solve(side, max_nodes=settings.node_budget).winner
+        if first[side] is None:
+            raise Rejected("unsettled within the node budget")
+    if first[problem.defender] == first[problem.attacker]:
+        raise Rejected("alive either way" if first[problem.defender] == problem.defender
+                       else "dead either way")
+    moves = winning_first_moves(solver, problem.to_play, settings.node_budget)
+    if not moves:
+        raise Rejected("only a pass wins")
+    return problem, area, moves
+
+
+def canonical_key(stones: np.ndarray, target_block: np.ndarray, to_play: int) -> bytes:
+    """The same bytes for a position, its 8 symmetries and its colour swap."""
+    keys = []
+    for symmetry in range(8):
+        turned = _transform(stones, symmetry)
+        block = _transform(target_block, symmetry).tobytes()
+        for swap in (False, True):
+            colors = np.where(turned == EMPTY, EMPTY, 3 - turned).astype(np.int8) if swap else turned
+            player = 3 - to_play if swap else to_play
+            keys.append(colors.tobytes() + block + bytes([player]))
+    return min(keys)
+
+
+def outline_key(region: np.ndarray) -> bytes:
+    return min(_transform(region, s).tobytes() for s in range(8))
+
+
+def _points(stones, color):
+    return "".join(f"[{sgf_point(int(x), int(y))}]" for y, x in zip(*np.nonzero(stones == color)))
+
+
+def problem_sgf(problem: Problem, name: str, comment: str, moves) -> str:
+    """Problem text in the corpus format: stones row by row, one root variation per move."""
+    pl = LETTER[problem.to_play]
+    black, white = _points(problem.stones, BLACK), _points(problem.stones, WHITE)
+    return (f"(;FF[4]GM[1]SZ[{problem.size}]GN[{name}]C[{comment}]PL[{pl}]"
+            + (f"AB{black}" if black else "") + (f"AW{white}" if white else "")
+            + f"MA[{sgf_point(*problem.target)}]"
+            + "".join(f"(;{pl}[{sgf_point(*m)}])" for m in moves) + ")\n")
+
+
+# -- the run --------------------------------------------------------------------
+
+def generate(count: int, seed: int, out: Path, settings: Settings, progress: bool = True) -> dict:
+    """Write ``count`` problems into ``out``; returns the summary (also written to summary.json)."""
+    from tqdm import tqdm
+
+    out.mkdir(parents=True, exist_ok=True)
+    rejected: dict[str, int] = {}
+    areas: dict[int, int] = {}
+    kinds: dict[str, int] = {}
+    roles: dict[str, int] = {}
+    positions: set[bytes] = set()
+    outlines: set[bytes] = set()
+    candidates = 0
+    limit = MAX_CANDIDATES_PER_PROBLEM * count
+    with tqdm(total=count, desc="generate", unit="problem", disable=not progress) as bar:
+        while len(positions) < count and candidates < limit:
+            rng = np.random.default_rng([seed, candidates])
+            candidates += 1
+            try:
+                candidate = draw_candidate(rng, settings)
+                problem, area, moves = check_candidate(candidate, settings)
+                target_block = np.zeros_like(candidate.stones, dtype=bool)
+                for x, y in problem.board().block(*problem.target):
+                    target_block[y, x] = True
+                key = canonical_key(candidate.stones, target_block, candidate.to_play)
+                if key in positions:
+                    raise Rejected("duplicate of a written problem")
+            except Rejected as reason:
+                rejected[str(reason)] = rejected.get(str(reason), 0) + 1
+                continue
+            index = len(positions)
+            positions.add(key)
+            outlines.add(outline_key(candidate.region))
+            areas[area] = areas.get(area, 0) + 1
+            kinds[candidate.kind] = kinds.get(candidate.kind, 0) + 1
+            role = "live" if problem.to_play == problem.defender else "kill"
+            roles[role] = roles.get(role, 0) + 1
+            name = f"generated seed {seed} problem {index} (candidate {candidates - 1})"
+            comment = f"{candidate.kind.capitalize()} problem: {NAME[problem.to_play]} to {role}."
+            path = out / f"seed{seed}-{index:05d}.sgf"
+            path.write_text(problem_sgf(problem, name, comment, moves))
+            bar.update(1)
+            bar.set_postfix(tried=candidates)
+    summary = {
+        "seed": seed,
+        "requested": count,
+        "settings": {"kind": settings.kind, "min_area": settings.min_area, "max_area": settings.max_area,
+                     "to_play": settings.to_play, "node_budget": settings.node_budget},
+        "candidates": candidates,
+        "written": len(positions),
+        "rejected": dict(sorted(rejected.items())),
+        "distinct_positions": len(positions),
+        "distinct_outlines": len(outlines),
+        "area_histogram": {str(a): areas[a] for a in sorted(areas)},
+        "by_kind": dict(sorted(kinds.items())),
+        "by_task": dict(sorted(roles.items())),
+    }
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    return summary
+
+
+def print_summary(summary: dict, seconds: float) -> None:
+    print(f"candidates tried: {summary['candidates']}, written: {summary['written']} "
+          f"of {summary['requested']}, in {seconds:.1f} s")
+    for reason, n in summary["rejected"].items():
+        print(f"  rejected, {reason}: {n}")
+    print(f"distinct positions (up to symmetry and colour swap): {summary['distinct_positions']}; "
+          f"distinct region outlines: {summary['distinct_outlines']}")
+    print("by kind: " + ", ".join(f"{k} {n}" for k, n in summary["by_kind"].items())
+          + "; by task: " + ", ".join(f"{k} {n}" for k, n in summary["by_task"].items()))
+    print("area size histogram: " + ", ".join(f"{a}: {n}" for a, n in summary["area_histogram"].items()))
+
+
+def cmd_generate(args) -> int:
+    if not 1 <= args.min_area <= args.max_area:
+        print(f"error: need 1 <= --min-area ({args.min_area}) <= --max-area ({args.max_area})",
+              file=sys.stderr)
+        return 2
+    settings = Settings(kind=args.kind, min_area=args.min_area, max_area=args.max_area,
+                        to_play=args.to_play, node_budget=args.max_nodes)
+    started = time.perf_counter()
+    summary = generate(args.count, args.seed, Path(args.out), settings)
+    print_summary(summary, time.perf_counter() - started)
+    print(f"summary -> {Path(args.out) / 'summary.json'}")
+    if summary["written"] < args.count:
+        print(f"error: only {summary['written']} of {args.count} problems after "
+              f"{summary['candidates']} candidates", file=sys.stderr)
+        return 1
+    return 0
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("generate", help="write random enclosed problems whose first move matters")
+    parser.add_argument("--count", type=int, required=True, help="problems to write")
+    parser.add_argument("--seed", type=int, required=True, help="same seed, same files")
+    parser.add_argument("--out", required=True, help="output folder")
+    parser.add_argument("--kind", choices=("corner", "side", "mixed"), default="mixed")
+    parser.add_argument("--min-area", type=int, default=Settings.min_area,
+                        help="fewest empty points in the search area")
+    parser.add_argument("--max-area", type=int, default=Settings.max_area,
+                        help="most empty points in the search area")
+    parser.add_argument("--to-play", choices=("B", "W", "random"), default="random",
+                        help="colour of the side to play (the defender's colour is drawn at random)")
+    parser.add_argument("--max-nodes", type=int, default=DEFAULT_NODE_BUDGET,
+                        help="node budget per solve; candidates that exceed it are rejected")
+    parser.set_defaults(run=cmd_generate)
