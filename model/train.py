@@ -5,7 +5,7 @@
 Every epoch reads each training record once, through a random window of the
 target block and a random symmetry (``model.dataset``).  Adam with L2 on the
 kernels; the test split's loss is watched after every epoch: the learning
-rate halves when it has not improved for a third of ``--patience`` epochs,
+rate halves when it has not improved for half of ``--patience`` epochs,
 and training stops when it has not improved for ``--patience`` epochs, or
 when the ``--minutes`` budget is spent; the best epoch's weights are kept.
 
@@ -87,7 +87,7 @@ def run(args) -> int:
     callbacks = [
         stopper, budget,
         keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
-                                          patience=max(1, args.patience // 3), verbose=1),
+                                          patience=max(1, args.patience // 2), min_lr=1e-5, verbose=1),
         keras.callbacks.ModelCheckpoint(os.path.join(args.out, "checkpoints", "best.weights.h5"),
                                         monitor="val_loss", save_best_only=True,
                                         save_weights_only=True),
