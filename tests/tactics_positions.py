@@ -478,6 +478,8 @@ SNAPBACKS = [
         . . O O X X X
         . . O X X * *
     """, color=WHITE),
+    # White throws in on Black's two liberties in the corner: either stone is
+    # captured on the other point, and Black's five stones are left in atari.
     Case("snapback-center", "snapback", """
         . . . . . . . .
         . . X X X . . .
@@ -488,6 +490,7 @@ SNAPBACKS = [
         . . X X X . . .
         . . . . . . . .
     """, color=BLACK),
+    # The two-point eye of a white ring in the open: the same on both points.
     # -- false friends -----------------------------------------------------------
     Case("false-snapback-outside-liberty", "snapback", """
         X O . . O . .
@@ -561,6 +564,8 @@ NETS = [
         . . . . . . . . .
         . . . . . . . . .
     """, captured=True),
+    # "net-center" near the top edge (where a ladder works as well: the net
+    # reader answers for itself, the pass marks the ladder only).
     Case("net-two-stone-block", "net", """
         . . . . . . . . . . .
         . . . . . . . . . . .
