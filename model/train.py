@@ -79,6 +79,9 @@ def run(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
 
+    counts = spec.get("counts", {})
+    print(f"{args.data}: F = {spec['F']} planes, {counts.get('written_train', '?')} train and "
+          f"{counts.get('written_test', '?')} test records ({spec.get('split', 'problem')} split)")
     os.makedirs(os.path.join(args.out, "checkpoints"), exist_ok=True)
     model = compile_model(build_model(spec["F"], options), options)
     stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=args.patience,
@@ -108,6 +111,7 @@ def run(args) -> int:
         "planes": spec["planes"], "F": spec["F"], "window": spec["window"],
         "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
+        "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
         "epochs_run": len(losses), "best_epoch": best_epoch + 1,
         "stopped_by": "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs"),
         "seconds": round(seconds, 1),

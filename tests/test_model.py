@@ -273,3 +273,14 @@ def test_eval_refuses_a_network_trained_on_other_planes(tmp_path, capsys):
     (tmp_path / "old.tsq").write_bytes(pack(model_tensors(keras_model), 5, meta_for(2)))
     assert main(["eval", "--model", str(tmp_path / "old.tsq"), PROBLEM_FILES[0]]) == 1
     assert "trained on planes ['ones', 'move_marker'" in capsys.readouterr().err
+
+
+def test_the_numpy_evaluator_does_not_import_tensorflow():
+    import subprocess
+    import sys
+
+    code = ("import sys, model.numpy_net; "
+            "print(sorted(m for m in ('tensorflow', 'keras') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    assert out.stdout.strip() == "[]"
