@@ -2,35 +2,57 @@
 
 Negamax form: at every node ``phi`` is the proof number of "the side to move
 wins" and ``delta`` its disproof number; phi(n) = min delta(child) and
-delta(n) = sum phi(child).  The table holds (phi, delta, move) for every node
-searched.  A solved node (phi or delta 0) whose result does not depend on the
-path (see :mod:`solver.rules`) is stored under its key; one whose result does
-is stored under its key mixed with a signature of the exact path that leads to
-it (and of the solve), so it is reused only when the very same path comes back
-— which df-pn's re-searches do all the time.  The working numbers of unsolved
-nodes are kept under the path key as well: under these rules a position
-reached by two paths may be two different nodes (a pass or ko cycle back to an
-ancestor is one), and sharing their numbers lets proof numbers creep up by one
-per visit around a cycle without ever settling.  Solved, path-independent
-results are what transpositions share.
+delta(n) = sum phi(child).  The rules (:mod:`solver.rules`) make a node's value
+depend on the path that reaches it when its subtree meets a repetition, a pass
+loop or the depth cap; everything else is shared between transpositions.
+
+Each number a node reports carries a *reliance depth*, as DFS results do: the
+depth of the earliest position on the path its subtree ran into (a child that
+repeats an ancestor's position, a child whose key is an ancestor's, a move the
+repetition rule forbids here, the depth cap).  A node whose working numbers
+rely on nothing at or above itself (reliance > depth + 1) stores them under its
+plain key, for every path to share; the others store them under the key mixed
+with a signature of the exact path (and of the solve), reused only when that
+very path comes back, which df-pn's re-searches do all the time.  A child whose
+key is already on the stack is always such a path node: reading the ancestor's
+numbers for it would make them depend on themselves, and they would creep up
+by one per visit around the cycle without ever settling.
+
+Solved nodes follow DFS exactly: a proof or disproof whose reliance depth (the
+same bookkeeping as :mod:`solver.dfs`) exceeds depth + 1 is stored under the
+plain key, the others under the path key.
+
+Thresholds use the 1 + epsilon trick (Pawlewicz & Lew): the best child is
+searched until its number exceeds the second best by a factor, not by one, so
+the search does not thrash between two nearly equal children.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
-                      C_TAGS, C_TARGET, generate_moves, play_move, sort_moves, undo_move)
+                      C_SCORES, C_TAGS, C_TARGET, CAPTURES_TARGET, generate_moves, play_move,
+                      sort_moves, undo_move)
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
 from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, table_claim, table_slot
 
+# A proof or disproof sets a number to INFINITE.  Sums of working numbers
+# count a shared subtree once per path into it and can grow exponentially with
+# depth, so they stop just below, at LARGE: only a real proof reaches INFINITE.
 INFINITE = np.int64(1) << 40
+LARGE = INFINITE - 1
+# Initial disproof number of a child reached by a ko recapture or a pass:
+# proving through one is rarely the way, so such children are tried last.
 DETOUR = np.int64(16)
-# scratch[depth, child, :] fields
-S_PHI, S_DELTA, S_SOLVED, S_REPD, S_KM = 0, 1, 2, 3, 4
-SCRATCH_FIELDS = 5
-# table values
+# 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR.
+EPSILON_DIVISOR = 4
+# scratch[depth, child, :] fields: the child's numbers, whether it is solved,
+# its reliance depth, its ko master, depth + 1 of the stack entry holding its
+# key (INF_DEPTH if none), and whether its numbers live under its path key.
+S_PHI, S_DELTA, S_SOLVED, S_REPD, S_KM, S_CYCLE, S_ON_PATH_KEY = 0, 1, 2, 3, 4, 5, 6
+SCRATCH_FIELDS = 7
+# table values: numbers, best move, reliance depth (INF_DEPTH under a plain key)
 V_PHI, V_DELTA, V_MOVE, V_REPD = 0, 1, 2, 3
 VALUE_FIELDS = 4
 _PATH_MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -42,64 +64,144 @@ def _child_signature(signature, position):
     return (signature ^ position) * _PATH_MIX + np.uint64(1)  # wraps modulo 2**64
 
 
-@njit(cache=True)
-def _find_solved(keys, values, key, signature):
-    """Slot of a stored solution for this node on this path, or -1."""
-    for k in (key, key ^ signature):
-        s = table_slot(keys, k)
-        if s >= 0 and keys[s] == k and (values[s, V_PHI] == 0 or values[s, V_DELTA] == 0):
-            return s
-    return -1
+@njit(cache=True, inline="always")
+def _add(a, b):
+    """a + b for sums of phi: INFINITE only if a term is, LARGE at most otherwise."""
+    if a >= INFINITE or b >= INFINITE:
+        return INFINITE
+    s = a + b
+    return LARGE if s > LARGE else s
 
 
 @njit(cache=True, inline="always")
-def _add(a, b):
-    s = a + b
-    return INFINITE if s > INFINITE else s
+def _is_solved(values, s):
+    return values[s, V_PHI] == 0 or values[s, V_DELTA] == 0
 
 
 @njit(cache=True)
-def _prepare_children(context, scratch, n, color, km, depth):
-    """Mark terminal children (target captured, pass loops) and each child's km."""
-    cells = context[C_CELLS]
-    target = context[C_TARGET]
+def _slot_of(keys, key):
+    """Slot holding ``key``, or -1."""
+    s = table_slot(keys, key)
+    return s if s >= 0 and keys[s] == key else -1
+
+
+@njit(cache=True)
+def _stack_depth(stack, root, depth, key):
+    """depth + 1 of the stack entry in root..depth holding ``key``, else INF_DEPTH."""
+    for j in range(depth, root - 1, -1):
+        if stack[j] == key:
+            return j + 1
+    return INF_DEPTH
+
+
+@njit(cache=True)
+def _lookup(keys, values, key, path_key, cycle):
+    """(slot, under path key) of what is known about a node on this path; slot -1 if nothing.
+
+    A path-independent solution comes first, then what this path stored, then
+    (unless the node's key is an ancestor's) the numbers shared under the key.
+    """
+    plain = _slot_of(keys, key)
+    if plain >= 0 and _is_solved(values, plain):
+        return plain, False
+    own = _slot_of(keys, path_key)
+    if own >= 0:
+        return own, True
+    return (-1 if cycle < INF_DEPTH else plain), False
+
+
+@njit(cache=True, inline="always")
+def _set_child(row, i, values, s, on_path_key, depth):
+    """Copy table slot ``s`` into the child's scratch entry."""
+    row[i, S_PHI] = values[s, V_PHI]
+    row[i, S_DELTA] = values[s, V_DELTA]
+    if _is_solved(values, s):
+        row[i, S_SOLVED] = 1
+        row[i, S_REPD] = values[s, V_REPD]
+    else:
+        row[i, S_REPD] = min(values[s, V_REPD], row[i, S_CYCLE])
+        # an entry left under the path key after the child went back to
+        # sharing its numbers says so with an INF_DEPTH reliance
+        row[i, S_ON_PATH_KEY] = 1 if on_path_key and row[i, S_REPD] <= depth + 2 else 0
+
+
+@njit(cache=True)
+def _prepare_children(context, keys, values, scratch, stack, root, n, color, km, depth, signature):
+    """Fill row ``depth`` of the scratch: each child's km, cycle depth and first numbers.
+
+    A pass that repeats a pass situation is terminal (the target lives); every
+    other child gets what the table knows about it on this path, else fresh
+    numbers.
+    """
     moves = context[C_MOVES][depth]
+    depths = context[C_DEPTHS][depth]
+    hashes = context[C_HASHES][depth]
     path = context[C_PATH]
     tags = context[C_TAGS]
     counters = context[C_COUNTERS]
     position = context[C_HASH][0]
-    defender = cells[target]
+    mover_defends = context[C_CELLS][context[C_TARGET]] == color
+    opp = 3 - color
     row = scratch[depth]
+    path[depth] = position
     for i in range(n):
-        p = moves[i]
-        row[i, S_SOLVED] = 0
         row[i, S_KM] = km
-        if p == PASS:
-            path[depth] = position
-            next_km = km_after_pass(path, depth, position, color, km)
-            row[i, S_KM] = next_km
-            tag = node_key(position, 3 - color, next_km)
+        row[i, S_SOLVED] = 0
+        row[i, S_ON_PATH_KEY] = 0
+        looped = False
+        if moves[i] == PASS:
+            row[i, S_KM] = km_after_pass(path, depth, position, color, km)
+            tag = node_key(position, opp, row[i, S_KM])
             for t in range(counters[TAGS]):
-                if tags[t] == tag:
-                    # the pass repeats a pass situation: the target lives
-                    row[i, S_SOLVED] = 1
-                    row[i, S_REPD] = depth - 1
-                    mover_wins = defender == color
-                    row[i, S_PHI] = INFINITE if mover_wins else 0
-                    row[i, S_DELTA] = 0 if mover_wins else INFINITE
+                looped = looped or tags[t] == tag
+        if looped:
+            row[i, S_SOLVED] = 1
+            row[i, S_REPD] = depth - 1
+            row[i, S_PHI] = INFINITE if mover_defends else 0
+            row[i, S_DELTA] = 0 if mover_defends else INFINITE
+            continue
+        child_key = node_key(hashes[i], opp, row[i, S_KM])
+        cycle = _stack_depth(stack, root, depth, child_key)
+        row[i, S_CYCLE] = cycle
+        s, on_path_key = _lookup(keys, values, child_key, child_key ^ signature, cycle)
+        if s >= 0:
+            _set_child(row, i, values, s, on_path_key or cycle < INF_DEPTH, depth)
         else:
-            play_move(context, p, color)
-            if cells[target] == EMPTY:
-                row[i, S_SOLVED] = 1
-                row[i, S_REPD] = INF_DEPTH
-                row[i, S_PHI] = INFINITE
-                row[i, S_DELTA] = 0
-            undo_move(context)
+            row[i, S_PHI] = 1
+            row[i, S_DELTA] = 1 if depths[i] > depth and moves[i] != PASS else DETOUR
+            row[i, S_REPD] = cycle
+            row[i, S_ON_PATH_KEY] = 1 if cycle < INF_DEPTH else 0
 
 
 @njit(cache=True)
-def _mid(context, keys, values, scratch, signature, color, km, depth, th_phi, th_delta):
-    """Search until phi >= th_phi or delta >= th_delta; returns (phi, delta, repd, move)."""
+def _store(keys, values, counters, key, path_key, phi, delta, repd, move, on_path_key):
+    """Record the node's numbers under its path key or its plain key."""
+    if on_path_key:
+        slot = table_claim(keys, counters, path_key)
+    else:
+        slot = table_claim(keys, counters, key)
+        # a path entry left from an earlier visit must not hide the shared numbers
+        stale = _slot_of(keys, path_key)
+        if stale >= 0:
+            values[stale, V_PHI] = phi
+            values[stale, V_DELTA] = delta
+            values[stale, V_MOVE] = move
+            values[stale, V_REPD] = INF_DEPTH
+    if slot >= 0:
+        values[slot, V_PHI] = phi
+        values[slot, V_DELTA] = delta
+        values[slot, V_MOVE] = move
+        values[slot, V_REPD] = repd if on_path_key else INF_DEPTH
+
+
+@njit(cache=True)
+def _mid(context, keys, values, scratch, stack, root, signature, color, km, depth,
+         th_phi, th_delta, cycle):
+    """Search until phi >= th_phi or delta >= th_delta.
+
+    ``cycle`` is depth + 1 of the ancestor with this node's key (INF_DEPTH if
+    none).  Returns (phi, delta, reliance depth, move).
+    """
     counters = context[C_COUNTERS]
     counters[NODES] += 1
     if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
@@ -109,31 +211,35 @@ def _mid(context, keys, values, scratch, signature, color, km, depth, th_phi, th
     position = context[C_HASH][0]
     opp = 3 - color
     key = node_key(position, color, km)
-    solved = _find_solved(keys, values, key, signature)
-    if solved >= 0:
-        return values[solved, V_PHI], values[solved, V_DELTA], values[solved, V_REPD], values[solved, V_MOVE]
-    own_key = key ^ signature
-    slot = table_slot(keys, own_key)
-    hint = NO_MOVE
-    if slot >= 0 and keys[slot] == own_key:
-        hint = values[slot, V_MOVE]
+    path_key = key ^ signature
+    known, _ = _lookup(keys, values, key, path_key, cycle)
+    if known >= 0 and _is_solved(values, known):
+        return values[known, V_PHI], values[known, V_DELTA], values[known, V_REPD], values[known, V_MOVE]
+    hint = values[known, V_MOVE] if known >= 0 else NO_MOVE
     if depth > MAX_DEPTH:
         return INFINITE, np.int64(0), 0, NO_MOVE
 
     n, earliest = generate_moves(context, color, km, depth, hint)
     sort_moves(context, depth, n)
-    _prepare_children(context, scratch, n, color, km, depth)
     moves = context[C_MOVES][depth]
+    if n > 0 and context[C_SCORES][depth][0] >= CAPTURES_TARGET:
+        # the attacker captures the target (only where the target starts in
+        # atari: the defender never leaves it there), which ends the search
+        _store(keys, values, counters, key, path_key, 0, INFINITE, INF_DEPTH, moves[0], False)
+        return np.int64(0), INFINITE, INF_DEPTH, moves[0]
+    stack[depth] = key
+    child_signature = _child_signature(signature, position)
+    _prepare_children(context, keys, values, scratch, stack, root, n, color, km, depth, child_signature)
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
     path = context[C_PATH]
     tags = context[C_TAGS]
     row = scratch[depth]
-    child_signature = _child_signature(signature, position)
 
     phi = INFINITE
     delta = np.int64(0)
     best = -1
+    first = True
     while True:
         phi = INFINITE
         delta = np.int64(0)
@@ -141,23 +247,14 @@ def _mid(context, keys, values, scratch, signature, color, km, depth, th_phi, th
         best_phi = INFINITE
         second = INFINITE
         for i in range(n):
-            if row[i, S_SOLVED] == 0:
+            if not first and row[i, S_SOLVED] == 0:
+                # a transposition met elsewhere may have moved its numbers on
                 child_key = node_key(hashes[i], opp, row[i, S_KM])
-                c_phi = np.int64(1)
-                # Proving through a ko recapture or a pass is rarely the way:
-                # such children start with a higher cost, so they come last.
-                c_delta = np.int64(1) if depths[i] > depth and moves[i] != PASS else DETOUR
-                s = _find_solved(keys, values, child_key, child_signature)
+                if row[i, S_ON_PATH_KEY]:
+                    child_key ^= child_signature
+                s = _slot_of(keys, child_key)
                 if s >= 0:
-                    row[i, S_SOLVED] = 1
-                    row[i, S_REPD] = values[s, V_REPD]
-                else:
-                    s = table_slot(keys, child_key ^ child_signature)
-                if s >= 0 and keys[s] != 0:
-                    c_phi = values[s, V_PHI]
-                    c_delta = values[s, V_DELTA]
-                row[i, S_PHI] = c_phi
-                row[i, S_DELTA] = c_delta
+                    _set_child(row, i, values, s, row[i, S_ON_PATH_KEY] == 1, depth)
             c_phi = row[i, S_PHI]
             c_delta = row[i, S_DELTA]
             delta = _add(delta, c_phi)
@@ -168,36 +265,41 @@ def _mid(context, keys, values, scratch, signature, color, km, depth, th_phi, th
                 best_phi = c_phi
             elif c_delta < second:
                 second = c_delta
+        first = False
         if phi == 0 or delta == 0 or phi >= th_phi or delta >= th_delta:
             break
-        child_th_phi = th_delta - delta + best_phi
-        if child_th_phi > INFINITE:
-            child_th_phi = INFINITE
-        child_th_delta = min(th_phi, second + 1)
+        child_th_phi = min(th_delta - delta + best_phi, INFINITE)
+        child_th_delta = min(th_phi, second + second // EPSILON_DIVISOR + 1)
         p = moves[best]
         path[depth] = position
         if p == PASS:
             tags[counters[TAGS]] = node_key(position, opp, row[best, S_KM])
             counters[TAGS] += 1
-            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, child_signature, opp,
-                                             row[best, S_KM], depth + 1, child_th_phi, child_th_delta)
+            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, stack, root, child_signature,
+                                             opp, row[best, S_KM], depth + 1, child_th_phi, child_th_delta,
+                                             row[best, S_CYCLE])
             counters[TAGS] -= 1
         else:
             play_move(context, p, color)
-            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, child_signature, opp, km,
-                                             depth + 1, child_th_phi, child_th_delta)
+            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, stack, root, child_signature,
+                                             opp, km, depth + 1, child_th_phi, child_th_delta,
+                                             row[best, S_CYCLE])
             undo_move(context)
         if counters[ABORT] != 0:
             return np.int64(1), np.int64(1), 0, NO_MOVE
         row[best, S_PHI] = r_phi
         row[best, S_DELTA] = r_delta
+        row[best, S_REPD] = r_repd
         if r_phi == 0 or r_delta == 0:
             row[best, S_SOLVED] = 1
-            row[best, S_REPD] = r_repd
+        else:
+            # where the child stored its numbers (see the end of this function)
+            row[best, S_ON_PATH_KEY] = 1 if r_repd <= depth + 2 else 0
 
-    repd = INF_DEPTH
     move = NO_MOVE
     if phi == 0:
+        # as DFS: a win relies on what the winning move's line relies on
+        repd = INF_DEPTH
         for i in range(n):
             if row[i, S_DELTA] == 0:
                 d = depths[i]
@@ -205,22 +307,19 @@ def _mid(context, keys, values, scratch, signature, color, km, depth, th_phi, th
                 move = moves[i]
                 break
     elif delta == 0:
+        # as DFS: a loss relies on every move's line and on the moves forbidden here
         repd = earliest
         for i in range(n):
             if moves[i] != PASS:
                 d = depths[i]
                 repd = min(repd, row[i, S_REPD] if d > depth else d)
     else:
+        # working numbers rely on every child's, passes included
+        repd = min(earliest, cycle)
+        for i in range(n):
+            repd = min(repd, row[i, S_REPD], depths[i])
         move = moves[best] if best >= 0 else NO_MOVE
-
-    solved = phi == 0 or delta == 0
-    path_dependent = solved and repd <= depth + 1
-    slot = table_claim(keys, counters, key if solved and not path_dependent else own_key)
-    if slot >= 0:
-        values[slot, V_PHI] = phi
-        values[slot, V_DELTA] = delta
-        values[slot, V_MOVE] = move
-        values[slot, V_REPD] = repd if path_dependent else INF_DEPTH
+    _store(keys, values, counters, key, path_key, phi, delta, repd, move, repd <= depth + 1)
     return phi, delta, repd, move
 
 
@@ -231,7 +330,8 @@ def solve(context, keys, values, scratch, salt, color, km, depth):
     ``salt`` differs between solves, so that path-dependent results of one
     solve (whose root may differ) are never read by another.
     """
-    phi, delta, repd, move = _mid(context, keys, values, scratch, salt, color, km, depth,
-                                  INFINITE - 1, INFINITE - 1)
+    stack = np.zeros(MAX_DEPTH + 2, dtype=np.uint64)
+    phi, delta, repd, move = _mid(context, keys, values, scratch, stack, depth, salt, color, km, depth,
+                                  INFINITE, INFINITE, INF_DEPTH)
     winner = color if phi == 0 else 3 - color
     return pack(winner, repd, move if phi == 0 else NO_MOVE)
