@@ -15,8 +15,14 @@ SEED ?= 0
 BITS ?= 5
 # Problems written by make generate.
 COUNT ?= 1000
+# solve-all: moves from each problem, and the smallest search area still
+# expanded; Beam options (default: a worker per core); subproblems validate re-solves.
+DEPTH ?= 20
+MIN_AREA ?= 7
+SOLVE_ALL_BEAM ?= --direct_num_workers 0 --direct_running_mode multi_processing
+SAMPLE ?= 200
 
-.PHONY: all install test bench solve clean train quantize report eval features generate
+.PHONY: all install test bench solve clean train quantize report eval features generate solve-all validate
 
 all: solve
 
@@ -46,6 +52,15 @@ solve: $(STAMP)
 	mkdir -p $(OUT)
 	find $(PROBLEMS) -name '*.sgf' | sort | xargs $(BIN)/tsumego solve --algo $(ALGO) --json > $(OUT)/solve.jsonl
 	@echo "solved: $$(wc -l < $(OUT)/solve.jsonl) problems -> $(OUT)/solve.jsonl"
+
+# Every problem of $(PROBLEMS) into labelled subproblem SGFs, trees and stats
+# under $(OUT)/solve-all (Beam; a rerun skips the problems already done).
+solve-all: $(STAMP)
+	$(BIN)/tsumego solve-all --problems $(PROBLEMS) --out $(OUT)/solve-all --max-depth $(DEPTH) --min-area $(MIN_AREA) $(SOLVE_ALL_BEAM)
+
+# Re-solve $(SAMPLE) random subproblems of solve-all with the other search.
+validate: $(STAMP)
+	$(BIN)/tsumego validate $(OUT)/solve-all --sample $(SAMPLE) --seed $(SEED)
 
 # Feature windows of every subproblem of solve-all into sharded TFRecords (Beam, DirectRunner).
 features: $(STAMP)

@@ -30,6 +30,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pipeline.generate",
     "pipeline.corpus_stats",
     "pipeline.features_stage",
+    "pipeline.solve_all",
+    "pipeline.validate",
 )
 
 

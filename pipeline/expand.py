@@ -1,0 +1,167 @@
+"""A problem's tree of status-changing moves: the heart of ``solve-all``.
+
+For one problem and one side moving first (``PL``), the tree is grown the way
+the seed's solve-all grows it:
+
+* the root is the problem; its label is the target's status with PL moving
+  first, the attacker being ko master;
+* a node where the target is safe gets as children the attacker's moves that
+  make it unsafe (PL still moving first in the new position); a node where it
+  is unsafe gets the defender's moves that make it safe again.  Colours
+  therefore alternate down the tree, while PL stays the same in every node;
+* the tree grows level by level (breadth first) up to ``max_depth`` moves;
+  candidate moves are the empty points of the problem's search area in row
+  order; a move that captures the target, or leads to a position already
+  examined anywhere in this tree, is not tried again (the seed's position
+  cache), so each position appears at most once per tree;
+* a node whose search area has fewer than ``min_area`` empty points is kept as
+  a leaf but not expanded: such small boards are cheap for the solver anyway.
+
+Readings where the seed is unclear or we deliberately differ:
+
+* every node is labelled by solving its position **from scratch** (the moves
+  that led to it are not part of the search's repetition history), so a
+  subproblem file's label is exactly what a fresh solve of that file gives;
+* ``AS`` ("area size") and the ``min_area`` test count the empty points of the
+  search area, as the subproblem contract defines ``AS``; the seed counted the
+  legal moves of one side, which differs only by suicide points;
+* a node's label is computed over the problem's search area; if the position
+  itself (read back from its file) has a different search area, the position
+  is not a standalone problem with the same meaning and is not kept (counted
+  in :attr:`Expansion.area_changed`);
+* when any solve exceeds ``max_nodes``, the whole tree is abandoned with
+  :class:`NodeBudgetExceeded`: a tree with holes would silently bias the data.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solver import DEFAULT_MAX_AREA, EMPTY, Problem, ProblemError, Solver, search_area
+
+KO_MASTER = "attacker"
+
+
+class NodeBudgetExceeded(RuntimeError):
+    """A solve in the tree needed more than the node budget."""
+
+    def __init__(self, max_nodes: int, depth: int):
+        super().__init__(f"a solve at depth {depth} of the tree exceeded the node budget "
+                         f"of {max_nodes} nodes")
+        self.max_nodes = max_nodes
+        self.depth = depth
+
+
+@dataclass
+class TreeNode:
+    """A position of the tree; ``move`` (by ``color``) led here from the parent."""
+
+    move: tuple[int, int] | None
+    color: int
+    safe: bool
+    best_move: tuple[int, int] | None
+    available_moves: int
+    children: list[TreeNode] = field(default_factory=list)
+
+    def count(self) -> int:
+        return 1 + sum(child.count() for child in self.children)
+
+
+@dataclass
+class Expansion:
+    """One side's tree and what it cost."""
+
+    problem: Problem
+    to_play: int
+    root: TreeNode
+    solves: int = 0
+    search_nodes: int = 0
+    area_changed: int = 0
+
+
+def _same_area_as_a_fresh_read(solver: Solver, problem: Problem, max_area: int) -> bool:
+    """Whether the current position, read as a problem, has the same empty search area."""
+    position = Problem(source=problem.source, size=problem.size, stones=solver.board.to_array(),
+                       target=problem.target, to_play=None)
+    try:
+        area = search_area(position, max_area)
+    except ProblemError:
+        return False
+    stones = position.stones
+    empty = {(x, y) for x, y in area.points if stones[y, x] == EMPTY}
+    return empty == set(solver.moves())
+
+
+class _TreeBuilder:
+    def __init__(self, problem: Problem, to_play: int, min_area: int, max_nodes: int,
+                 algo: str, max_area: int):
+        self.problem = problem
+        self.to_play = to_play
+        self.solver = Solver(problem, max_area=max_area)
+        self.min_area = min_area
+        self.max_nodes = max_nodes
+        self.algo = algo
+        self.max_area = max_area
+        self.solves = 0
+        self.search_nodes = 0
+        self.area_changed = 0
+
+    def label(self, move, color, depth: int) -> TreeNode:
+        """Solve the current position from scratch with PL to move."""
+        solver = self.solver
+        history, solver.history = solver.history, []
+        try:
+            verdict = solver.solve(self.to_play, ko_master=KO_MASTER, algo=self.algo,
+                                   max_nodes=self.max_nodes)
+        finally:
+            solver.history = history
+        self.solves += 1
+        self.search_nodes += verdict.nodes
+        if verdict.winner is None:
+            raise NodeBudgetExceeded(self.max_nodes, depth)
+        best = verdict.move if isinstance(verdict.move, tuple) else None
+        return TreeNode(move=move, color=color, safe=verdict.status == "safe", best_move=best,
+                        available_moves=solver.area_size)
+
+    def expand_level(self, level, depth: int, seen: set[int]):
+        """Children of every node of ``level`` (pairs of node and the moves leading to it)."""
+        solver = self.solver
+        problem = self.problem
+        following = []
+        for node, path in level:
+            for x, y, color in path:
+                solver.play(x, y, color)
+            if node.available_moves >= self.min_area:
+                mover = problem.attacker if node.safe else problem.defender
+                for x, y in solver.moves():
+                    if not solver.play(x, y, mover):
+                        continue
+                    position = int(solver.board.hash[0])
+                    if not solver.target_captured() and position not in seen:
+                        seen.add(position)
+                        child = self.label((x, y), mover, depth + 1)
+                        if child.safe != node.safe:
+                            if _same_area_as_a_fresh_read(solver, problem, self.max_area):
+                                node.children.append(child)
+                                following.append((child, path + ((x, y, mover),)))
+                            else:
+                                self.area_changed += 1
+                    solver.take_back()
+            for _ in path:
+                solver.take_back()
+        return following
+
+
+def expand_tree(problem: Problem, to_play: int, max_depth: int = 20, min_area: int = 7,
+                max_nodes: int = 0, algo: str = "dfs",
+                max_area: int = DEFAULT_MAX_AREA) -> Expansion:
+    """Grow the tree of ``problem`` with ``to_play`` moving first (see the module doc)."""
+    builder = _TreeBuilder(problem, to_play, min_area, max_nodes, algo, max_area)
+    root = builder.label(None, EMPTY, 0)
+    seen = {int(builder.solver.board.hash[0])}
+    level = [(root, ())]
+    for depth in range(max_depth):
+        level = builder.expand_level(level, depth, seen)
+        if not level:
+            break
+    return Expansion(problem, to_play, root, builder.solves, builder.search_nodes,
+                     builder.area_changed)

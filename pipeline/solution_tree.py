@@ -1,0 +1,110 @@
+"""Solution tree files: a problem's trees of status-changing moves, as SGF.
+
+``trees/<problem-id>.sgf`` is an SGF collection of two game trees, the
+attacker moving first, then the defender.  Each root is the problem written as
+a subproblem (the :mod:`pipeline.subproblem` properties, PL being the side that
+moves first in that tree) and each node below it is one status-changing move
+with the labels of the position it leads to (PL and DS stay the root's)::
+
+    (;FF[4]GM[1]SZ[9]GN[gop/123]PL[W]AB[..]AW[..]MA[cc]TS[1]DS[0]AS[9]TR[bb]
+    (;W[ab]TS[0]AS[8]TR[ba];B[ba]TS[1]AS[7])
+    (;W[bc]TS[0]AS[8]))
+
+Replaying the moves (:func:`subproblems_of`) gives back every node as a
+:class:`~pipeline.subproblem.Subproblem`, so the subproblem files can always be
+rebuilt from the trees, and a rerun of ``solve-all`` needs nothing else from
+finished problems.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from sgfmill import sgf_grammar
+
+from pipeline.expand import Expansion, TreeNode
+from pipeline.subproblem import LETTER, Subproblem, parse_subproblem
+from solver.board import Board
+from solver.problem import ProblemError, parse_sgf_point, sgf_point
+
+COLOR_OF_LETTER = {letter: color for color, letter in LETTER.items()}
+
+
+def _labels(node: TreeNode) -> str:
+    text = f"TS[{int(node.safe)}]AS[{node.available_moves}]"
+    if node.best_move is not None:
+        text += f"TR[{sgf_point(*node.best_move)}]"
+    return text
+
+
+def _variations(node: TreeNode) -> str:
+    """The moves below ``node``: one child continues the sequence, several branch."""
+    def sequence(child: TreeNode) -> str:
+        return f";{LETTER[child.color]}[{sgf_point(*child.move)}]{_labels(child)}{_variations(child)}"
+
+    if len(node.children) == 1:
+        return sequence(node.children[0])
+    return "".join(f"\n({sequence(child)})" for child in node.children)
+
+
+def tree_text(expansion: Expansion, problem_id: str) -> str:
+    """One side's tree as an SGF game tree (its root is the problem as a subproblem)."""
+    root = expansion.root
+    problem = expansion.problem
+    head = Subproblem(size=problem.size, stones=problem.stones, target=problem.target,
+                      to_play=expansion.to_play, safe=root.safe,
+                      available_moves=root.available_moves, best_move=root.best_move,
+                      source=problem_id).to_sgf()
+    return head.rstrip().removesuffix(")") + _variations(root) + ")\n"
+
+
+def _value(properties: dict, name: str, source: str) -> str:
+    try:
+        return properties[name][0].decode()
+    except (KeyError, IndexError, UnicodeDecodeError):
+        raise ProblemError(source, f"a tree node has no readable {name}[]") from None
+
+
+def _walk(tree: sgf_grammar.Coarse_game_tree, board: Board, start: Subproblem,
+          source: str) -> Iterator[Subproblem]:
+    """The subproblems of a coarse game tree's moves, in preorder."""
+    played = 0
+    try:
+        for properties in tree.sequence:
+            letter = "B" if "B" in properties else "W"
+            x, y = parse_sgf_point(_value(properties, letter, source))
+            if not (0 <= x < board.size and 0 <= y < board.size) or \
+                    board.play(x, y, COLOR_OF_LETTER[letter]) < 0:
+                raise ProblemError(source, f"the tree move {letter}[{sgf_point(x, y)}] cannot be played")
+            played += 1
+            best = properties.get("TR")
+            yield Subproblem(size=start.size, stones=board.to_array(), target=start.target,
+                             to_play=start.to_play, safe=_value(properties, "TS", source) == "1",
+                             available_moves=int(_value(properties, "AS", source)),
+                             best_move=parse_sgf_point(best[0].decode()) if best else None,
+                             source=start.source)
+        for child in tree.children:
+            yield from _walk(child, board, start, source)
+    finally:
+        for _ in range(played):
+            board.take_back()
+
+
+def subproblems_of(data: bytes, source: str = "<tree>") -> Iterator[Subproblem]:
+    """Every node of every tree in ``data``, roots first; raises ProblemError naming ``source``."""
+    try:
+        games = sgf_grammar.parse_sgf_collection(data)
+    except ValueError as exc:
+        raise ProblemError(source, f"not a valid SGF collection ({exc})") from None
+    for game in games:
+        root_only = sgf_grammar.Coarse_game_tree()
+        root_only.sequence = game.sequence[:1]
+        root_only.children = []
+        start = parse_subproblem(sgf_grammar.serialise_game_tree(root_only), source)
+        yield start
+        rest = sgf_grammar.Coarse_game_tree()
+        rest.sequence = game.sequence[1:]
+        rest.children = game.children
+        board = Board(start.size)
+        for y, x in zip(*start.stones.nonzero()):
+            board.place(int(x), int(y), int(start.stones[y, x]))
+        yield from _walk(rest, board, start, source)

@@ -1,0 +1,446 @@
+"""``tsumego solve-all``: every problem into labelled subproblem SGFs, as a Beam pipeline.
+
+``tsumego solve-all --problems DIR --out DIR [--max-depth 20] [--min-area 7]
+[--max-nodes N] [--algo dfs|dfpn] [BEAM_OPTION...]`` expands each problem of
+``--problems`` (every ``*.sgf`` below it; its id is the path relative to the
+folder, without ``.sgf``) into two trees of status-changing moves, one per side
+moving first (:mod:`pipeline.expand`), and writes under ``--out``:
+
+- ``subproblems/<hash>.sgf``: one file per distinct position of all the trees
+  (:mod:`pipeline.subproblem`; ``GN`` is the problem id);
+- ``trees/<problem-id>.sgf``: the problem's two trees (:mod:`pipeline.solution_tree`);
+- ``stats.md`` and ``stats.json``: safe and unsafe positions by area size
+  (:mod:`pipeline.dataset_stats`), problems read = expanded + rejected;
+- ``dead-letter.jsonl``: one ``{"problem", "file", "side", "reason"}`` per
+  rejected problem (an unreadable file, an open wall, a solve over the node budget);
+- ``settings.json``: the settings the trees were grown with.
+
+Any option it does not know (``--runner``, ``--direct_num_workers 2``,
+``--direct_running_mode multi_processing``, ``--project``, ...) goes to Beam
+unchanged, as do the words after ``--``; the DirectRunner is the default.
+
+The stages, and why they are cut this way:
+
+1. *Plan*, per problem: a problem whose tree file exists is finished (its tree
+   goes straight to stage 4); otherwise the problem is read and checked, and
+   one work item is made per side whose tree is not already in ``partial/``.
+2. *Expand*, per (problem, side), after a reshuffle so the items spread over
+   the workers: grow the tree and write it to
+   ``partial/<problem-id>.<side>.sgf``.  This is where the time goes.
+3. *Finish*, per problem: with both sides grown, write the tree file (the
+   "done" marker, written last) and drop the partial files.  An interrupted
+   run thus keeps every finished side; a rerun skips it.
+4. *Positions*, per distinct position: every tree node is replayed from the
+   tree files and grouped by its content-hash name; the node of the smallest
+   (problem id, place in the tree) gives the file, so the files never depend
+   on which worker finished first.  A file is written only when missing or
+   different, so reruns rewrite nothing.
+5. *Reports*: stats and dead letters, sorted, written whole.
+
+Every file is written atomically (:mod:`pipeline.storage`).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from typing import Any, Tuple
+
+from solver import ALGORITHMS, DEFAULT_MAX_AREA
+
+SIDES = ("attacker", "defender")
+NAMESPACE = "solve-all"
+DEFAULT_MAX_NODES = 2_000_000
+
+
+class _PassThroughParser(argparse.ArgumentParser):
+    """Keeps the options it does not know in ``beam_options`` instead of failing on them."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, unknown = super().parse_known_args(args, namespace)
+        namespace.beam_options = [word for word in unknown if word != "--"]
+        return namespace, []
+
+
+def settings_of(args) -> dict:
+    return {"max_depth": args.max_depth, "min_area": args.min_area, "max_nodes": args.max_nodes,
+            "max_area": args.max_area, "algo": args.algo, "ko_master": "attacker"}
+
+
+def problem_files(problems: str) -> list[tuple[str, str]]:
+    """(problem id, path) of every ``*.sgf`` below ``problems``, sorted by id."""
+    from pipeline import storage
+
+    root = problems.rstrip("/")
+    if "://" not in root:
+        root = os.path.abspath(root)
+    pairs = []
+    for path in storage.list_files(root, ".sgf"):
+        problem_id = path[len(root):].lstrip("/").removesuffix(".sgf")
+        pairs.append((problem_id, path))
+    return sorted(pairs)
+
+
+class Layout:
+    """Where everything goes under ``--out``."""
+
+    def __init__(self, out: str):
+        from pipeline import storage
+
+        # Workers may not share the driver's working folder.
+        self.out = out if "://" in out else os.path.abspath(out)
+        self.join = storage.join
+
+    def tree(self, problem_id: str) -> str:
+        return self.join(self.out, "trees", problem_id + ".sgf")
+
+    def partial(self, problem_id: str, side: str) -> str:
+        return self.join(self.out, "partial", f"{problem_id}.{side}.sgf")
+
+    def subproblem(self, name: str) -> str:
+        return self.join(self.out, "subproblems", name)
+
+    def file(self, name: str) -> str:
+        return self.join(self.out, name)
+
+
+def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, settings: dict):
+    """Add the stages to ``pipeline``; see the module docstring."""
+    import apache_beam as beam
+    from apache_beam.metrics import Metrics
+    from apache_beam.pvalue import AsSingleton, TaggedOutput
+
+    from pipeline import dataset_stats, storage
+    from pipeline.expand import NodeBudgetExceeded, expand_tree
+    from pipeline.solution_tree import subproblems_of, tree_text
+    from solver import ProblemError, parse_problem, search_area
+
+    def counter(name):
+        return Metrics.counter(NAMESPACE, name)
+
+    def dead_letter(problem_id, path, side, reason):
+        return TaggedOutput("dead", {"problem": problem_id, "file": path, "side": side, "reason": reason})
+
+    # The main outputs' types, which Beam cannot infer beside tagged outputs.
+    keyed = beam.typehints.with_output_types(Tuple[str, Any])
+
+    @beam.typehints.with_output_types(Tuple[str, str, str, bytes])
+    class Plan(beam.DoFn):
+        def __init__(self):
+            self.read = counter("problems_read")
+            self.finished_before = counter("problems_finished_before")
+            self.sides_resumed = counter("sides_resumed")
+
+        def process(self, item):
+            problem_id, path = item
+            self.read.inc()
+            if storage.exists(layout.tree(problem_id)):
+                self.finished_before.inc()
+                yield TaggedOutput("finished", (problem_id, storage.read_bytes(layout.tree(problem_id))))
+                return
+            try:
+                data = storage.read_bytes(path)
+                search_area(parse_problem(data, path, require_to_play=False), settings["max_area"])
+            except (ProblemError, OSError) as exc:
+                yield dead_letter(problem_id, path, None, getattr(exc, "reason", str(exc)))
+                return
+            for side in SIDES:
+                partial = layout.partial(problem_id, side)
+                if storage.exists(partial):
+                    self.sides_resumed.inc()
+                    yield TaggedOutput("grown", (problem_id, (side, storage.read_bytes(partial))))
+                else:
+                    yield problem_id, path, side, data
+
+    @keyed
+    class Expand(beam.DoFn):
+        def __init__(self):
+            self.expanded = counter("sides_expanded")
+            self.rejected = counter("sides_rejected")
+            self.solves = counter("solves")
+            self.search_nodes = counter("search_nodes")
+            self.tree_nodes = counter("tree_nodes_grown")
+            self.area_changed = counter("moves_dropped_area_changed")
+
+        def process(self, item):
+            problem_id, path, side, data = item
+            problem = parse_problem(data, path, require_to_play=False)
+            to_play = problem.attacker if side == "attacker" else problem.defender
+            try:
+                expansion = expand_tree(problem, to_play, max_depth=settings["max_depth"],
+                                        min_area=settings["min_area"], max_nodes=settings["max_nodes"],
+                                        algo=settings["algo"], max_area=settings["max_area"])
+            except NodeBudgetExceeded as exc:
+                self.rejected.inc()
+                yield dead_letter(problem_id, path, side, f"{side} first: {exc}")
+                return
+            text = tree_text(expansion, problem_id).encode()
+            storage.write_atomic(layout.partial(problem_id, side), text)
+            self.expanded.inc()
+            self.solves.inc(expansion.solves)
+            self.search_nodes.inc(expansion.search_nodes)
+            self.tree_nodes.inc(expansion.root.count())
+            self.area_changed.inc(expansion.area_changed)
+            yield problem_id, (side, text)
+
+    def finish(item):
+        problem_id, grown = item
+        by_side = dict(grown)
+        if set(by_side) != set(SIDES):
+            return []  # a side was rejected: its dead letter says why
+        data = b"".join(by_side[side] for side in SIDES)
+        storage.write_atomic(layout.tree(problem_id), data)
+        storage.delete_if_present([layout.partial(problem_id, side) for side in SIDES])
+        return [(problem_id, data)]
+
+    @keyed
+    class Replay(beam.DoFn):
+        """Every node of a finished problem's trees, keyed by its file name."""
+
+        def process(self, item):
+            problem_id, data = item
+            path = layout.tree(problem_id)
+            try:
+                nodes = list(subproblems_of(data, path))
+            except ProblemError as exc:
+                yield dead_letter(problem_id, path, None, exc.reason)
+                return
+            yield TaggedOutput("expanded", problem_id)
+            for index, sub in enumerate(nodes):
+                yield sub.name(), ((problem_id, index), sub.to_sgf(), sub.available_moves, sub.safe)
+
+    class WritePosition(beam.DoFn):
+        def __init__(self):
+            self.written = counter("subproblems_written")
+            self.unchanged = counter("subproblems_unchanged")
+            self.duplicates = counter("duplicate_tree_nodes")
+
+        def process(self, item):
+            name, nodes = item
+            nodes = list(nodes)
+            _, text, area, safe = min(nodes)
+            data = text.encode()
+            path = layout.subproblem(name)
+            if storage.exists(path) and storage.read_bytes(path) == data:
+                self.unchanged.inc()
+            else:
+                storage.write_atomic(path, data)
+                self.written.inc()
+            self.duplicates.inc(len(nodes) - 1)
+            yield area, safe, len(nodes)
+
+    class Tally(beam.CombineFn):
+        def create_accumulator(self):
+            return dataset_stats.StatsAccumulator()
+
+        def add_input(self, accumulator, position):
+            accumulator.add(*position)
+            return accumulator
+
+        def merge_accumulators(self, accumulators):
+            merged = dataset_stats.StatsAccumulator()
+            for accumulator in accumulators:
+                merged.merge(accumulator)
+            return merged
+
+        def extract_output(self, accumulator):
+            return accumulator
+
+    def write_reports(stats, read, expanded, dead):
+        rejected = len({row["problem"] for row in dead})
+        report = dataset_stats.summary(
+            stats, {"read": read, "expanded": expanded, "rejected": rejected}, settings)
+        storage.write_atomic(layout.file("stats.json"), dataset_stats.to_json(report).encode())
+        storage.write_atomic(layout.file("stats.md"), dataset_stats.to_markdown(report).encode())
+        lines = sorted(json.dumps(row, sort_keys=True) + "\n" for row in dead)
+        storage.write_atomic(layout.file("dead-letter.jsonl"), "".join(lines).encode())
+
+    planned = (pipeline
+               | "Problems" >> beam.Create(problems)
+               | "Plan" >> beam.ParDo(Plan()).with_outputs("finished", "grown", "dead", main="work"))
+    expanded = (planned.work
+                | "Spread" >> beam.Reshuffle()
+                | "Expand" >> beam.ParDo(Expand()).with_outputs("dead", main="grown"))
+    finished = ((planned.grown, expanded.grown)
+                | "Sides" >> beam.Flatten()
+                | "ByProblem" >> beam.GroupByKey()
+                | "Finish" >> beam.FlatMap(finish))
+    replayed = ((planned.finished, finished)
+                | "Trees" >> beam.Flatten()
+                | "Replay" >> beam.ParDo(Replay()).with_outputs("expanded", "dead", main="nodes"))
+    stats = (replayed.nodes
+             | "ByPosition" >> beam.GroupByKey()
+             | "WritePositions" >> beam.ParDo(WritePosition())
+             | "Tally" >> beam.CombineGlobally(Tally()))
+    read = pipeline | "CountProblems" >> beam.Create([len(problems)])
+    expanded_count = replayed.expanded | "CountExpanded" >> beam.combiners.Count.Globally()
+    dead = ((planned.dead, expanded.dead, replayed.dead)
+            | "DeadLetters" >> beam.Flatten()
+            | "AllDead" >> beam.combiners.ToList())
+    (stats
+     | "WriteReports" >> beam.Map(write_reports, read=AsSingleton(read),
+                                  expanded=AsSingleton(expanded_count), dead=AsSingleton(dead)))
+
+
+class _Progress:
+    """A tqdm bar of sides grown, from the files a local run writes (any Direct mode)."""
+
+    def __init__(self, layout: Layout, problems: list[tuple[str, str]]):
+        from pipeline import storage
+
+        self.layout = layout
+        self.storage = storage
+        self.start = self._done()
+        total = sum(0 if storage.exists(layout.tree(pid)) else
+                    sum(not storage.exists(layout.partial(pid, side)) for side in SIDES)
+                    for pid, _ in problems)
+        from tqdm import tqdm
+        self.bar = tqdm(total=total, desc="solve-all sides", unit="side", file=sys.stderr)
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _done(self) -> int:
+        partial = self.storage.join(self.layout.out, "partial")
+        trees = self.storage.join(self.layout.out, "trees")
+        return (len(self.storage.list_files(partial, ".sgf"))
+                + 2 * len(self.storage.list_files(trees, ".sgf")))
+
+    def _poll(self):
+        while not self.stopped.wait(2.0):
+            self.bar.n = max(0, min(self.bar.total, self._done() - self.start))
+            self.bar.refresh()
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopped.set()
+        self.thread.join()
+        self.bar.close()
+
+
+def _counters(result) -> dict:
+    from apache_beam.metrics.metric import MetricsFilter
+
+    query = result.metrics().query(MetricsFilter().with_namespace(NAMESPACE))
+    counts: dict[str, int] = {}
+    for found in query["counters"]:
+        name = found.key.metric.name
+        counts[name] = counts.get(name, 0) + found.committed
+    return counts
+
+
+def _check_settings(layout: Layout, settings: dict) -> str | None:
+    """The reason ``--out`` cannot be resumed with ``settings``, or None (and record them)."""
+    from pipeline import storage
+
+    path = layout.file("settings.json")
+    text = json.dumps(settings, indent=2, sort_keys=True) + "\n"
+    if storage.exists(path):
+        if json.loads(storage.read_bytes(path)) != settings:
+            return (f"{layout.out} holds trees grown with other settings ({path}); "
+                    "use another --out folder or remove it")
+        return None
+    storage.write_atomic(path, text.encode())
+    return None
+
+
+def _remove_empty_folders(folder: str) -> None:
+    """Finished problems leave their partial/ folders empty: drop those."""
+    for path, _, _ in sorted(os.walk(folder), reverse=True):
+        if not os.listdir(path):
+            os.rmdir(path)
+
+
+def run_solve_all(problems_dir: str, out: str, settings: dict, beam_options=(),
+                  progress: bool = True) -> dict:
+    """Run the pipeline; returns the stats report and the Beam counters."""
+    import apache_beam as beam
+    from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+
+    from pipeline import storage
+
+    layout = Layout(out)
+    problems = problem_files(problems_dir)
+    options = PipelineOptions(list(beam_options))
+    local = (options.view_as(StandardOptions).runner in (None, "DirectRunner", "direct")
+             and "://" not in out)
+    pipeline = beam.Pipeline(options=options)
+    build_pipeline(pipeline, problems, layout, settings)
+    started = time.perf_counter()
+    if progress and local:
+        with _Progress(layout, problems):
+            result = pipeline.run()
+            result.wait_until_finish()
+    else:
+        result = pipeline.run()
+        result.wait_until_finish()
+    seconds = time.perf_counter() - started
+    if "://" not in out:
+        _remove_empty_folders(layout.file("partial"))
+    report = json.loads(storage.read_bytes(layout.file("stats.json")))
+    return {"report": report, "counters": _counters(result), "seconds": seconds,
+            "dead": [json.loads(line) for line in
+                     storage.read_bytes(layout.file("dead-letter.jsonl")).decode().splitlines()]}
+
+
+def cmd_solve_all(args) -> int:
+    if args.max_depth < 0 or args.min_area < 0 or args.max_nodes < 0:
+        print("error: --max-depth, --min-area and --max-nodes must not be negative", file=sys.stderr)
+        return 2
+    if "://" not in args.problems and not os.path.isdir(args.problems):
+        print(f"error: {args.problems}: not a folder of problem SGF files", file=sys.stderr)
+        return 1
+    settings = settings_of(args)
+    layout = Layout(args.out)
+    if "://" not in args.out:
+        os.makedirs(args.out, exist_ok=True)
+    reason = _check_settings(layout, settings)
+    if reason:
+        print(f"error: {reason}", file=sys.stderr)
+        return 1
+    outcome = run_solve_all(args.problems, args.out, settings, args.beam_options,
+                            progress=not args.no_progress)
+    for row in outcome["dead"]:
+        side = f" ({row['side']} first)" if row["side"] else ""
+        print(f"error: {row['file']}{side}: {row['reason']}", file=sys.stderr)
+    report, counters, seconds = outcome["report"], outcome["counters"], outcome["seconds"]
+    problems, subs = report["problems"], report["subproblems"]
+    print(f"solve-all: problems read {problems['read']} = expanded {problems['expanded']} "
+          f"({counters.get('problems_finished_before', 0)} in earlier runs) + rejected {problems['rejected']}; "
+          f"subproblems {subs['distinct']} distinct ({subs['safe']} safe, {subs['unsafe']} unsafe; "
+          f"{counters.get('subproblems_written', 0)} written, {counters.get('subproblems_unchanged', 0)} "
+          f"unchanged) from {subs['tree_nodes']} tree nodes ({subs['duplicates']} duplicates); "
+          f"{counters.get('solves', 0)} solves, {counters.get('search_nodes', 0)} search nodes; "
+          f"{seconds:.1f} s, {subs['distinct'] / max(seconds, 1e-9):.1f} subproblems/s -> {args.out}")
+    if problems["read"] == 0:
+        print(f"error: {args.problems}: no *.sgf files", file=sys.stderr)
+        return 1
+    return 0
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "solve-all", allow_abbrev=False,
+        help="expand every problem into labelled subproblem SGFs (Beam)",
+        description="Options it does not know, and words after '--', go to Beam "
+                    "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
+    # Beam's options are many and runner-specific: pass through what is not ours.
+    parser.__class__ = _PassThroughParser
+    parser.add_argument("--problems", required=True, metavar="DIR", help="folder of problem SGF files")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="output folder (subproblems/, trees/, stats, dead letters)")
+    parser.add_argument("--max-depth", type=int, default=20, help="moves from the problem (default 20)")
+    parser.add_argument("--min-area", type=int, default=7,
+                        help="expand only positions with at least this many empty area points (default 7)")
+    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
+                        help="node budget per solve; a problem needing more is rejected (0: none)")
+    parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
+                        help="reject problems whose search area has more empty points")
+    parser.add_argument("--algo", choices=ALGORITHMS, default="dfs", help="search that labels the nodes")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(run=cmd_solve_all)

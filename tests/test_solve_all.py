@@ -1,0 +1,196 @@
+"""solve-all: the trees of status-changing moves, the Beam pipeline's files, resuming, workers."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.expand import NodeBudgetExceeded, expand_tree
+from pipeline.solution_tree import subproblems_of, tree_text
+from pipeline.subproblem import load_subproblem
+from solver import Solver, load_problem, parse_problem
+
+# Hand-made enclosed problems (White's group is the target, Black's wall is thick):
+# CORNER_NINE's status depends on who moves first, so both of its trees grow;
+# CORNER_EIGHT lives with White first and only Black-first has a tree;
+# CORNER_SIX is too small for --min-area 7 and stays a root.
+CORNER_NINE = "(;FF[4]GM[1]SZ[9]AB[fa][fb][fc][ad][bd][cd][dd][ed][fd]AW[ea][eb][bc][cc][dc][ec]MA[bc])"
+CORNER_EIGHT = ("(;FF[4]GM[1]SZ[9]AB[fa][fb][fc][ad][bd][cd][dd][ed][fd]"
+                "AW[ea][eb][ac][bc][cc][dc][ec]MA[ac]PL[B])")
+CORNER_SIX = "(;FF[4]GM[1]SZ[9]AB[ea][eb][dc][ec][ad][bd][cd][dd]AW[da][db][ac][bc][cc]MA[ac])"
+BAD_FILES = {
+    "bad/no-target.sgf": "(;FF[4]GM[1]SZ[9]AB[fa][fb]AW[ea][eb]PL[B])",
+    "bad/not-sgf.sgf": "this is not SGF",
+}
+
+
+def _problems(folder: Path) -> Path:
+    files = {"corner/nine.sgf": CORNER_NINE, "corner/eight.sgf": CORNER_EIGHT,
+             "corner/six.sgf": CORNER_SIX, "copy/nine.sgf": CORNER_NINE, **BAD_FILES}
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+def _solve_all(problems: Path, out: Path, *extra: str, capsys=None) -> str:
+    code = main(["solve-all", "--problems", str(problems), "--out", str(out), "--max-depth", "20",
+                 "--min-area", "7", "--no-progress", *extra])
+    assert code == 0
+    return capsys.readouterr().out if capsys else ""
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """One single-process run over the hand-made problems."""
+    problems = _problems(tmp_path_factory.mktemp("problems"))
+    out = tmp_path_factory.mktemp("out") / "solve-all"
+    main(["solve-all", "--problems", str(problems), "--out", str(out), "--no-progress"])
+    return problems, out
+
+
+# -- the tree --------------------------------------------------------------
+
+def _walk(node, depth=0):
+    yield node, depth
+    for child in node.children:
+        yield from _walk(child, depth + 1)
+
+
+@pytest.mark.parametrize("first", ["attacker", "defender"])
+def test_every_move_of_the_tree_flips_the_status_and_is_by_the_side_it_helps(first):
+    problem = parse_problem(CORNER_NINE.encode(), "nine", require_to_play=False)
+    to_play = problem.attacker if first == "attacker" else problem.defender
+    expansion = expand_tree(problem, to_play, max_depth=20, min_area=7)
+    nodes = list(_walk(expansion.root))
+    assert len(nodes) > 20
+    for node, _ in nodes:
+        for child in node.children:
+            assert child.safe != node.safe
+            assert child.color == (problem.attacker if node.safe else problem.defender)
+    # min-area: only positions with at least 7 empty area points have children
+    assert all(node.available_moves >= 7 for node, _ in nodes if node.children)
+    # the status with PL first depends on who PL is here, so the two roots differ
+    other = problem.defender if to_play == problem.attacker else problem.attacker
+    assert expansion.root.safe != expand_tree(problem, other, max_depth=0).root.safe
+
+
+def test_depth_limit_and_small_areas_stop_the_tree():
+    problem = parse_problem(CORNER_NINE.encode(), "nine", require_to_play=False)
+    shallow = expand_tree(problem, problem.attacker, max_depth=1, min_area=7)
+    assert shallow.root.children and all(not c.children for c in shallow.root.children)
+    assert expand_tree(problem, problem.attacker, max_depth=20, min_area=10).root.count() == 1
+
+
+def test_tree_file_replays_to_positions_labelled_as_a_fresh_solve_labels_them():
+    problem = parse_problem(CORNER_NINE.encode(), "nine", require_to_play=False)
+    text = "".join(tree_text(expand_tree(problem, side, max_depth=20, min_area=7), "corner/nine")
+                   for side in (problem.attacker, problem.defender))
+    subs = list(subproblems_of(text.encode(), "nine.sgf"))
+    assert len({sub.name() for sub in subs}) == len(subs)   # each position once per tree
+    for sub in subs[::5]:
+        fresh = Solver(parse_problem(sub.to_sgf().encode(), sub.name()))
+        verdict = fresh.solve(sub.to_play)
+        assert (verdict.status == "safe") == sub.safe
+        assert fresh.area_size == sub.available_moves
+        assert sub.source == "corner/nine"
+
+
+def test_a_solve_over_the_node_budget_abandons_the_tree():
+    problem = parse_problem(CORNER_NINE.encode(), "nine", require_to_play=False)
+    with pytest.raises(NodeBudgetExceeded, match="node budget of 3 nodes"):
+        expand_tree(problem, problem.attacker, max_nodes=3)
+
+
+# -- the pipeline's files --------------------------------------------------
+
+def test_outputs_one_file_per_distinct_position_and_counts_duplicates(run):
+    problems, out = run
+    names = set()
+    nodes = 0
+    for tree in sorted((out / "trees").rglob("*.sgf")):
+        subs = list(subproblems_of(tree.read_bytes(), str(tree)))
+        nodes += len(subs)
+        names |= {sub.name() for sub in subs}
+    written = {p.name for p in (out / "subproblems").glob("*.sgf")}
+    assert written == names
+    stats = json.loads((out / "stats.json").read_text())
+    assert stats["subproblems"]["distinct"] == len(names)
+    assert stats["subproblems"]["tree_nodes"] == nodes
+    # copy/nine is corner/nine again: every one of its positions is a duplicate
+    copy = list(subproblems_of((out / "trees/copy/nine.sgf").read_bytes()))
+    assert stats["subproblems"]["duplicates"] >= len(copy)
+    for sub in copy:
+        kept = load_subproblem(out / "subproblems" / sub.name())
+        assert kept.source == "copy/nine"   # the smallest problem id gives the file
+        assert kept.safe == sub.safe
+    table = sum(row["safe"] + row["unsafe"] for row in stats["by_area"])
+    assert table == len(names)
+    assert "size |    safe |  unsafe" in (out / "stats.md").read_text()
+
+
+def test_bad_problems_go_to_the_dead_letter_file_and_the_counts_add_up(run):
+    problems, out = run
+    dead = [json.loads(line) for line in (out / "dead-letter.jsonl").read_text().splitlines()]
+    assert {row["problem"] for row in dead} == {"bad/no-target", "bad/not-sgf"}
+    reasons = {row["problem"]: row["reason"] for row in dead}
+    assert "MA" in reasons["bad/no-target"]
+    assert "not a valid SGF" in reasons["bad/not-sgf"]
+    counts = json.loads((out / "stats.json").read_text())["problems"]
+    assert counts == {"read": 6, "expanded": 4, "rejected": 2}
+    assert not list((out / "partial").rglob("*.sgf"))
+
+
+def test_labels_agree_with_tsumego_js(run):
+    from bench.peer.tsumego_js import PeerUnavailable, solve_files
+
+    _, out = run
+    files = sorted((out / "subproblems").glob("*.sgf"))
+    try:
+        results = solve_files(files, ko_master="attacker", timeout=120)
+    except PeerUnavailable as exc:
+        pytest.skip(str(exc))
+    assert len(results) == len(files) > 100
+    disagreements = [(r["file"], r.get("error") or r["status"]) for r, path in zip(results, files)
+                     if r.get("status") != ("safe" if load_subproblem(path).safe else "unsafe")]
+    assert disagreements == []
+
+
+def test_rerun_skips_finished_problems_and_rebuilds_what_is_missing(run, tmp_path, capsys):
+    problems, first = run
+    out = tmp_path / "solve-all"
+    shutil.copytree(first, out)
+    before = _files(out)
+    # a run interrupted after one side of corner/nine was grown
+    (out / "trees/corner/nine.sgf").unlink()
+    for sub in list((out / "subproblems").glob("*.sgf"))[:5]:
+        sub.unlink()
+    problem = load_problem(problems / "corner/nine.sgf", require_to_play=False)
+    side = tree_text(expand_tree(problem, problem.attacker, max_depth=20, min_area=7), "corner/nine")
+    (out / "partial/corner").mkdir(parents=True, exist_ok=True)
+    (out / "partial/corner/nine.attacker.sgf").write_text(side)
+
+    summary = _solve_all(problems, out, capsys=capsys)
+    assert "expanded 4 (3 in earlier runs)" in summary
+    assert _files(out) == before
+
+
+def test_other_settings_in_the_same_folder_are_refused(run, capsys):
+    problems, out = run
+    assert main(["solve-all", "--problems", str(problems), "--out", str(out), "--max-depth", "3",
+                 "--no-progress"]) == 1
+    assert "other settings" in capsys.readouterr().err
+
+
+def test_multi_processing_run_writes_the_same_files(run, tmp_path):
+    problems, first = run
+    out = tmp_path / "solve-all"
+    _solve_all(problems, out, "--direct_num_workers", "2", "--direct_running_mode", "multi_processing")
+    assert _files(out) == _files(first)
