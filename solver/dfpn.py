@@ -331,7 +331,9 @@ def solve(context, keys, values, scratch, salt, color, km, depth):
     solve (whose root may differ) are never read by another.
     """
     stack = np.zeros(MAX_DEPTH + 2, dtype=np.uint64)
+    # one type signature for the recursive _mid (numba's cache mishandles several)
+    no_cycle = np.int64(INF_DEPTH)
     phi, delta, repd, move = _mid(context, keys, values, scratch, stack, depth, salt, color, km, depth,
-                                  INFINITE, INFINITE, INF_DEPTH)
+                                  INFINITE, INFINITE, no_cycle)
     winner = color if phi == 0 else 3 - color
     return pack(winner, repd, move if phi == 0 else NO_MOVE)
