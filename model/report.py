@@ -139,7 +139,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
     return "\n".join([
         "# Summary",
         "",
-        f"Test split of `{data}` (split by {spec.get('split', 'problem')}): "
+        f"Test split of `{data}` ({spec.get('split', 'problem')} split): "
         f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.",
         "",
         "| network | accuracy | file bytes |",
