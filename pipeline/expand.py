@@ -44,11 +44,14 @@ KO_MASTER = "attacker"
 class NodeBudgetExceeded(RuntimeError):
     """A solve in the tree needed more than the node budget."""
 
-    def __init__(self, max_nodes: int, depth: int):
+    def __init__(self, max_nodes: int, depth: int, solves: int, search_nodes: int):
         super().__init__(f"a solve at depth {depth} of the tree exceeded the node budget "
                          f"of {max_nodes} nodes")
         self.max_nodes = max_nodes
         self.depth = depth
+        # the work spent on the tree before it was abandoned
+        self.solves = solves
+        self.search_nodes = search_nodes
 
 
 @dataclass
@@ -117,7 +120,7 @@ class _TreeBuilder:
         self.solves += 1
         self.search_nodes += verdict.nodes
         if verdict.winner is None:
-            raise NodeBudgetExceeded(self.max_nodes, depth)
+            raise NodeBudgetExceeded(self.max_nodes, depth, self.solves, self.search_nodes)
         best = verdict.move if isinstance(verdict.move, tuple) else None
         return TreeNode(move=move, color=color, safe=verdict.status == "safe", best_move=best,
                         available_moves=solver.area_size)

@@ -175,6 +175,8 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
                                         algo=settings["algo"], max_area=settings["max_area"])
             except NodeBudgetExceeded as exc:
                 self.rejected.inc()
+                self.solves.inc(exc.solves)
+                self.search_nodes.inc(exc.search_nodes)
                 yield dead_letter(problem_id, path, side, f"{side} first: {exc}")
                 return
             text = tree_text(expansion, problem_id).encode()
