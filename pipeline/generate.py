@@ -4,8 +4,9 @@ Each candidate is drawn from its own random stream, seeded by (seed, candidate
 number), so the same seed always gives the same files:
 
 1. grow a random region from the corner point or from a point of the top side,
-   favouring points near the edge and next to the region (compact shapes), until it holds the drawn number of inner
-   points (points whose eight neighbours are all in the region or off-board);
+   favouring points near the edge and next to the region (compact shapes),
+   until it holds the drawn number of inner points (points whose eight
+   neighbours are all in the region or off-board);
 2. surround it with a closed attacker wall (every point next to the region,
    diagonals included, so the thick-wall search area is exactly the region and
    no ``SQ`` stubs are ever needed); the region's rim becomes the defender's
@@ -17,7 +18,8 @@ number), so the same seed always gives the same files:
    if no symmetric or colour-swapped copy of it was written already.
 
 Every written problem lists all the winning first moves of the side to play as
-root variations.  ``DIR/summary.json`` counts the candidates tried, written and
+root variations.  Files of an earlier run in the same folder (``seed*-*.sgf``)
+are removed first, so the folder holds exactly one run.  ``DIR/summary.json`` counts the candidates tried, written and
 rejected by reason, the distinct positions and region outlines, and the
 histogram of area sizes (empty points of the search area).
 """
@@ -107,7 +109,7 @@ def _inner(region, x, y):
     return all(q in region for q in _neighbours(x, y, EIGHT))
 
 
-def _fill_holes(region, kind):
+def _fill_holes(region):
     """Add to the region every point the outside cannot reach (a wall stone there could never live)."""
     far = (BOARD_SIZE - 1, BOARD_SIZE - 1)
     outside = {far}
@@ -134,7 +136,7 @@ def grow_region(rng, kind, inner_points):
         weights = np.array([(sum(r in region for r in _neighbours(*q)) / (1 + _edge_depth(kind, *q))) ** 2
                             for q in frontier])
         region.add(frontier[rng.choice(len(frontier), p=weights / weights.sum())])
-        region = _fill_holes(region, kind)
+        region = _fill_holes(region)
     return region
 
 
@@ -301,6 +303,8 @@ def generate(count: int, seed: int, out: Path, settings: Settings, progress: boo
     from tqdm import tqdm
 
     out.mkdir(parents=True, exist_ok=True)
+    for stale in out.glob("seed*-*.sgf"):
+        stale.unlink()
     rejected: dict[str, int] = {}
     areas: dict[int, int] = {}
     kinds: dict[str, int] = {}

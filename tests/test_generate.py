@@ -28,6 +28,8 @@ def _files(folder):
 def test_same_seed_same_bytes(run, tmp_path, capsys):
     out, _ = run
     again = tmp_path / "again"
+    again.mkdir()
+    (again / "seed9-00099.sgf").write_text("a file of an earlier run")
     assert main(["generate", *CLI_ARGS, "--out", str(again)]) == 0
     assert "candidates tried" in capsys.readouterr().out
     assert _files(again) == _files(out)
@@ -87,3 +89,10 @@ def test_canonical_key_identifies_symmetric_and_colour_swapped_copies():
     moved = stones.copy()
     moved[2, 2], moved[3, 3] = EMPTY, 2
     assert canonical_key(moved, block, BLACK) != key
+
+
+def test_bad_area_range_is_one_clear_error(tmp_path, capsys):
+    assert main(["generate", "--count", "1", "--seed", "1", "--out", str(tmp_path),
+                 "--min-area", "9", "--max-area", "5"]) == 2
+    assert "--min-area (9) <= --max-area (5)" in capsys.readouterr().err
+    assert not list(tmp_path.iterdir())
