@@ -24,7 +24,14 @@ SAMPLE ?= 200
 
 .PHONY: all install test bench solve clean train quantize report eval features generate solve-all validate
 
-all: solve
+# The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
+# own make run so they go in order; every stage skips or overwrites cleanly.
+all: $(STAMP)
+	$(MAKE) solve-all
+	$(MAKE) features
+	$(MAKE) train
+	$(MAKE) quantize
+	$(MAKE) report
 
 $(STAMP): setup.cfg pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
