@@ -177,7 +177,7 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
                 self.rejected.inc()
                 self.solves.inc(exc.solves)
                 self.search_nodes.inc(exc.search_nodes)
-                yield dead_letter(problem_id, path, side, f"{side} first: {exc}")
+                yield dead_letter(problem_id, path, side, str(exc))
                 return
             text = tree_text(expansion, problem_id).encode()
             storage.write_atomic(layout.partial(problem_id, side), text)

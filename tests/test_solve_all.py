@@ -148,6 +148,19 @@ def test_bad_problems_go_to_the_dead_letter_file_and_the_counts_add_up(run):
     assert not list((out / "partial").rglob("*.sgf"))
 
 
+def test_a_problem_over_the_node_budget_is_rejected_with_that_reason(tmp_path):
+    (tmp_path / "problems").mkdir()
+    (tmp_path / "problems/nine.sgf").write_text(CORNER_NINE)
+    out = tmp_path / "out"
+    _solve_all(tmp_path / "problems", out, "--max-nodes", "3")
+    dead = [json.loads(line) for line in (out / "dead-letter.jsonl").read_text().splitlines()]
+    assert {row["side"] for row in dead} == {"attacker", "defender"}
+    assert all("exceeded the node budget of 3 nodes" in row["reason"] for row in dead)
+    assert json.loads((out / "stats.json").read_text())["problems"] == {
+        "read": 1, "expanded": 0, "rejected": 1}
+    assert not list(out.rglob("*.sgf"))
+
+
 def test_labels_agree_with_tsumego_js(run):
     from bench.peer.tsumego_js import PeerUnavailable, solve_files
 
