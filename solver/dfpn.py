@@ -7,20 +7,25 @@ depend on the path that reaches it when its subtree meets a repetition, a pass
 loop or the depth cap; everything else is shared between transpositions.
 
 Each number a node reports carries a *reliance depth*, as DFS results do: the
-depth of the earliest position on the path its subtree ran into (a child that
-repeats an ancestor's position, a child whose key is an ancestor's, a move the
-repetition rule forbids here, the depth cap).  A node whose working numbers
-rely on nothing at or above itself (reliance > depth + 1) stores them under its
-plain key, for every path to share; the others store them under the key mixed
-with a signature of the exact path (and of the solve), reused only when that
-very path comes back, which df-pn's re-searches do all the time.  A child whose
-key is already on the stack is always such a path node: reading the ancestor's
-numbers for it would make them depend on themselves, and they would creep up
-by one per visit around the cycle without ever settling.
+depth + 1 of the earliest position on the path its subtree ran into (a child
+that repeats an ancestor's position, a move the repetition rule forbids here,
+a pass that repeats an earlier pass situation, the depth cap, and for working
+numbers a child whose key is an ancestor's).  A node whose numbers rely on
+nothing at or above itself (reliance > depth + 1) stores them under its plain
+key, for every path to share; the others store them under the key mixed with a
+signature of the exact path (and of the solve), reused only when that very path
+comes back, which df-pn's re-searches do all the time.  A child whose key is
+already on the stack is always such a path node: reading the ancestor's numbers
+for it would make them depend on themselves, and they would creep up by one per
+visit around the cycle without ever settling.
 
-Solved nodes follow DFS exactly: a proof or disproof whose reliance depth (the
-same bookkeeping as :mod:`solver.dfs`) exceeds depth + 1 is stored under the
-plain key, the others under the path key.
+The bookkeeping is stricter than DFS's about passes, because df-pn visits nodes
+in a different order and would otherwise reuse results where they do not hold:
+a pass child's reliance counts like any other child's; a pass loop relies on
+the earlier pass (found on the stack), not just on its own parent; and a node
+reached by a pass has its own key, since its pass may end the ko master's
+threats (:func:`solver.rules.km_after_pass`) where the same position reached by
+a move would not.
 
 Thresholds use the 1 + epsilon trick (Pawlewicz & Lew): the best child is
 searched until its number exceeds the second best by a factor, not by one, so
@@ -42,8 +47,11 @@ from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, t
 # depth, so they stop just below, at LARGE: only a real proof reaches INFINITE.
 INFINITE = np.int64(1) << 40
 LARGE = INFINITE - 1
-# Initial disproof number of a child reached by a ko recapture or a pass:
-# proving through one is rarely the way, so such children are tried last.
+# Initial numbers: a fresh child costs 1 to disprove and 1 + RANK_COST * its
+# rank in the move order to prove, so that df-pn, like DFS, follows the move
+# order and looks deep into the first moves before widening; a ko recapture
+# or a pass costs DETOUR more, since proving through one is rarely the way.
+RANK_COST = np.int64(64)
 DETOUR = np.int64(16)
 # 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR.
 EPSILON_DIVISOR = 4
@@ -56,6 +64,15 @@ SCRATCH_FIELDS = 7
 V_PHI, V_DELTA, V_MOVE, V_REPD = 0, 1, 2, 3
 VALUE_FIELDS = 4
 _PATH_MIX = np.uint64(0x9E3779B97F4A7C15)
+# Mixed into the key of a node reached by a pass: such a node's own pass may
+# end the ko master's threats (rules.km_after_pass), so it is another node.
+_AFTER_PASS = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@njit(cache=True, inline="always")
+def _key(position, color, km, after_pass):
+    key = node_key(position, color, km)
+    return key ^ _AFTER_PASS if after_pass else key
 
 
 @njit(cache=True, inline="always")
@@ -154,21 +171,23 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
             tag = node_key(position, opp, row[i, S_KM])
             for t in range(counters[TAGS]):
                 looped = looped or tags[t] == tag
+        child_key = _key(hashes[i], opp, row[i, S_KM], moves[i] == PASS)
+        cycle = _stack_depth(stack, root, depth, child_key)
+        row[i, S_CYCLE] = cycle
         if looped:
+            # The pass repeats a pass situation: the target lives.  That relies
+            # on the earlier pass, whose child is on the stack with this key.
             row[i, S_SOLVED] = 1
-            row[i, S_REPD] = depth - 1
+            row[i, S_REPD] = cycle if cycle < INF_DEPTH else 0
             row[i, S_PHI] = INFINITE if mover_defends else 0
             row[i, S_DELTA] = 0 if mover_defends else INFINITE
             continue
-        child_key = node_key(hashes[i], opp, row[i, S_KM])
-        cycle = _stack_depth(stack, root, depth, child_key)
-        row[i, S_CYCLE] = cycle
         s, on_path_key = _lookup(keys, values, child_key, child_key ^ signature, cycle)
         if s >= 0:
             _set_child(row, i, values, s, on_path_key or cycle < INF_DEPTH, depth)
         else:
             row[i, S_PHI] = 1
-            row[i, S_DELTA] = 1 if depths[i] > depth and moves[i] != PASS else DETOUR
+            row[i, S_DELTA] = 1 + RANK_COST * i + (0 if depths[i] > depth and moves[i] != PASS else DETOUR)
             row[i, S_REPD] = cycle
             row[i, S_ON_PATH_KEY] = 1 if cycle < INF_DEPTH else 0
 
@@ -210,7 +229,7 @@ def _mid(context, keys, values, scratch, stack, root, signature, color, km, dept
         return np.int64(1), np.int64(1), 0, NO_MOVE
     position = context[C_HASH][0]
     opp = 3 - color
-    key = node_key(position, color, km)
+    key = _key(position, color, km, depth > 0 and context[C_PATH][depth - 1] == position)
     path_key = key ^ signature
     known, _ = _lookup(keys, values, key, path_key, cycle)
     if known >= 0 and _is_solved(values, known):
@@ -249,7 +268,7 @@ def _mid(context, keys, values, scratch, stack, root, signature, color, km, dept
         for i in range(n):
             if not first and row[i, S_SOLVED] == 0:
                 # a transposition met elsewhere may have moved its numbers on
-                child_key = node_key(hashes[i], opp, row[i, S_KM])
+                child_key = _key(hashes[i], opp, row[i, S_KM], moves[i] == PASS)
                 if row[i, S_ON_PATH_KEY]:
                     child_key ^= child_signature
                 s = _slot_of(keys, child_key)
@@ -298,21 +317,18 @@ def _mid(context, keys, values, scratch, stack, root, signature, color, km, dept
 
     move = NO_MOVE
     if phi == 0:
-        # as DFS: a win relies on what the winning move's line relies on
+        # a win relies on what the winning move's line relies on
         repd = INF_DEPTH
         for i in range(n):
             if row[i, S_DELTA] == 0:
-                d = depths[i]
-                repd = row[i, S_REPD] if (d > depth and moves[i] != PASS) else d
+                repd = min(row[i, S_REPD], depths[i])
                 move = moves[i]
                 break
     elif delta == 0:
-        # as DFS: a loss relies on every move's line and on the moves forbidden here
+        # a loss relies on every move's line and on the moves forbidden here
         repd = earliest
         for i in range(n):
-            if moves[i] != PASS:
-                d = depths[i]
-                repd = min(repd, row[i, S_REPD] if d > depth else d)
+            repd = min(repd, row[i, S_REPD], depths[i])
     else:
         # working numbers rely on every child's, passes included
         repd = min(earliest, cycle)
