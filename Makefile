@@ -22,7 +22,7 @@ MIN_AREA ?= 7
 SOLVE_ALL_BEAM ?= --direct_num_workers 0 --direct_running_mode multi_processing
 SAMPLE ?= 200
 
-.PHONY: all install test bench solve clean train quantize report eval features generate solve-all validate
+.PHONY: all install test bench solve clean train quantize report eval features generate solve-all validate check-dfpn
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -45,14 +45,19 @@ install: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q tests
 
-# Solver benchmark: ours against tsumego.js 1.1.0 (installed into a cache
-# folder outside the repository) on ../shared/sgf-problems.
+# Solver benchmark: our DFS and df-pn against tsumego.js 1.1.0 (installed into
+# a cache folder outside the repository) on ../shared/sgf-problems.
 bench: $(STAMP)
-	$(BIN)/python -m bench.solver_bench --problems ../shared/sgf-problems
+	$(BIN)/python -m bench.solver_bench --problems ../shared/sgf-problems --peer-timeout 60
 	$(BIN)/python -m bench.model_bench --model $(OUT)/model
 	$(BIN)/python -m bench.features_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
 	$(BIN)/python -m bench.tactics_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
 	$(BIN)/python -m bench.own_problems_bench --problems sgf-problems
+
+# df-pn against DFS on every reference problem, both sides first, both ko
+# masters: verdicts, winning moves, nodes and seconds (the tests check a subset).
+check-dfpn: $(STAMP)
+	$(BIN)/python -m bench.dfpn_agreement --problems ../shared/sgf-problems
 
 # Solve every problem of $(PROBLEMS) for the side in PL[].
 solve: $(STAMP)

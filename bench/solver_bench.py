@@ -1,10 +1,18 @@
-"""Solver benchmark: ours (DFS) against tsumego.js 1.1.0 on the same problems, one run.
+"""Solver benchmark: our DFS and df-pn against tsumego.js 1.1.0 on the same problems, one run.
 
-    python -m bench.solver_bench --problems ../shared/sgf-problems
+    python -m bench.solver_bench --problems ../shared/sgf-problems [--peer-timeout 60]
 
-Prints a markdown table per problem (verdicts, seconds, nodes side by side),
-then the totals, the ratio of total times, medians and nodes per second.
-JIT compilation is timed separately and excluded from the per-problem times.
+Prints a markdown table per problem (verdicts, seconds, nodes of our DFS,
+tsumego.js and our df-pn side by side), then the totals, medians, nodes per
+second and the ratio of total times DFS / tsumego.js.  JIT compilation is timed
+separately and excluded from the per-problem times.
+
+tsumego.js gets ``--peer-timeout`` seconds per problem, so one slow problem
+cannot hang the run.  A problem it does not finish shows ``timeout`` and is
+left out of the ratio, which is then taken over the problems both finished;
+the summary says how many were left out, what DFS spent on them, and what the
+ratio would be counting each timeout as its full limit (an upper bound, since
+tsumego.js would have needed longer).
 """
 from __future__ import annotations
 
@@ -18,14 +26,9 @@ from bench.peer import tsumego_js
 from solver import ProblemError, Solver, load_problem
 
 
-def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--problems", default="../shared/sgf-problems")
-    parser.add_argument("--algo", default="dfs", choices=("dfs", "dfpn"))
-    parser.add_argument("--max-nodes", type=int, default=0)
-    args = parser.parse_args(argv)
-
-    files = sorted(str(p) for p in Path(args.problems).rglob("*.sgf"))
+def load_problems(folder: str) -> list:
+    """Every problem under ``folder`` that has PL and MA and a closed wall, in path order."""
+    files = sorted(str(p) for p in Path(folder).rglob("*.sgf"))
     problems = []
     for f in files:
         try:
@@ -33,49 +36,100 @@ def main(argv=None) -> int:
         except ProblemError:
             continue
     print(f"{len(files)} files, {len(problems)} with PL and MA and a closed wall")
+    return problems
 
+
+def warm_up(problem, algorithms=("dfs", "dfpn")) -> None:
+    """Compile (or load from numba's cache) both searches, and say how long it took."""
     started = time.perf_counter()
-    Solver(problems[0]).solve(problems[0].to_play, algo=args.algo)
-    print(f"JIT compilation and first solve: {time.perf_counter() - started:.2f} s (excluded below)")
+    for algo in algorithms:
+        Solver(problem).solve(problem.to_play, algo=algo)
+    print(f"JIT compilation and first solves: {time.perf_counter() - started:.2f} s (excluded below)")
 
-    ours = {}
+
+def short_name(problem) -> str:
+    return "/".join(Path(problem.source).parts[-2:])
+
+
+def _seconds(row: dict) -> str:
+    if "seconds" in row:
+        return f"{row['seconds']:.4f}"
+    return "timeout" if row.get("timed_out") else "-"
+
+
+def _summary_line(label: str, values: list) -> str:
+    return f"| {label} | " + " | ".join(values) + " |"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--problems", default="../shared/sgf-problems")
+    parser.add_argument("--max-nodes", type=int, default=0, help="node budget per solve (0: none)")
+    parser.add_argument("--peer-timeout", type=float, default=60.0,
+                        help="seconds tsumego.js may spend on one problem")
+    args = parser.parse_args(argv)
+
+    problems = load_problems(args.problems)
+    warm_up(problems[0])
+    dfs, dfpn = {}, {}
     for problem in problems:
-        verdict = Solver(problem).solve(problem.to_play, algo=args.algo, max_nodes=args.max_nodes)
-        ours[problem.source] = verdict
-    peer = {row["file"]: row for row in tsumego_js.solve_files([p.source for p in problems])}
+        dfs[problem.source] = Solver(problem).solve(problem.to_play, max_nodes=args.max_nodes)
+        dfpn[problem.source] = Solver(problem).solve(problem.to_play, algo="dfpn", max_nodes=args.max_nodes)
+    peer = {row["file"]: row for row in tsumego_js.solve_files([p.source for p in problems],
+                                                                file_timeout=args.peer_timeout)}
 
     print()
-    print("| problem | area | ours | tsumego.js | ours s | tsumego.js s | ours nodes | tsumego.js nodes |")
-    print("|---|---:|---|---|---:|---:|---:|---:|")
-    disagreements = []
-    our_times, peer_times, our_nodes, peer_nodes = [], [], 0, 0
+    print("| problem | area | DFS | tsumego.js | df-pn | DFS s | tsumego.js s | df-pn s "
+          "| DFS nodes | tsumego.js nodes | df-pn nodes |")
+    print("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|")
+    peer_differs, dfpn_differs, timed_out = [], [], []
     for problem in problems:
-        v = ours[problem.source]
-        p = peer.get(problem.source, {})
-        p_status = p.get("status", "error")
-        if p_status != v.status:
-            disagreements.append(problem.source)
-        name = "/".join(Path(problem.source).parts[-2:])
-        area = Solver(problem).area_size
-        print(f"| {name} | {area} | {v.status} | {p_status} | {v.seconds:.4f} | "
-              f"{p.get('seconds', float('nan')):.4f} | {v.nodes} | {p.get('nodes', '-')} |")
-        our_times.append(v.seconds)
-        our_nodes += v.nodes
-        if "seconds" in p:
-            peer_times.append(p["seconds"])
-            peer_nodes += p["nodes"]
-    total_ours, total_peer = sum(our_times), sum(peer_times)
+        ours, other, p = dfs[problem.source], dfpn[problem.source], peer.get(problem.source, {})
+        p_status = p.get("status") or ("timeout" if p.get("timed_out") else "error")
+        if p.get("timed_out"):
+            timed_out.append(problem.source)
+        elif p_status != ours.status:
+            peer_differs.append(f"{problem.source}: DFS {ours.status}, tsumego.js {p.get('error', p_status)}")
+        if other.status != ours.status:
+            dfpn_differs.append(f"{problem.source}: DFS {ours.status}, df-pn {other.status}")
+        print(f"| {short_name(problem)} | {Solver(problem).area_size} | {ours.status} | {p_status} | "
+              f"{other.status} | {ours.seconds:.4f} | {_seconds(p)} | {other.seconds:.4f} | "
+              f"{ours.nodes} | {p.get('nodes', '-')} | {other.nodes} |")
+
+    finished = [p for p in problems if "seconds" in peer.get(p.source, {})]
+    columns = {
+        "DFS": ([dfs[p.source].seconds for p in problems], sum(dfs[p.source].nodes for p in problems)),
+        "tsumego.js": ([peer[p.source]["seconds"] for p in finished],
+                       sum(peer[p.source]["nodes"] for p in finished)),
+        "df-pn": ([dfpn[p.source].seconds for p in problems], sum(dfpn[p.source].nodes for p in problems)),
+    }
     print()
-    print("| | ours | tsumego.js |")
-    print("|---|---:|---:|")
-    print(f"| problems | {len(our_times)} | {len(peer_times)} |")
-    print(f"| total seconds | {total_ours:.3f} | {total_peer:.3f} |")
-    print(f"| median seconds | {statistics.median(our_times):.5f} | {statistics.median(peer_times):.5f} |")
-    print(f"| total nodes | {our_nodes} | {peer_nodes} |")
-    print(f"| nodes per second | {our_nodes / total_ours:,.0f} | {peer_nodes / total_peer:,.0f} |")
-    print(f"\nratio of total times (ours / tsumego.js): {total_ours / total_peer:.3f}")
-    print(f"verdicts that differ: {len(disagreements)}", *disagreements, sep="\n  ")
-    return 1 if disagreements else 0
+    print("| | " + " | ".join(columns) + " |")
+    print("|---|" + "---:|" * len(columns))
+    print(_summary_line("problems in the totals", [str(len(t)) for t, _ in columns.values()]))
+    print(_summary_line("total seconds", [f"{sum(t):.3f}" for t, _ in columns.values()]))
+    print(_summary_line("median seconds", [f"{statistics.median(t):.5f}" if t else "-"
+                                           for t, _ in columns.values()]))
+    print(_summary_line("total nodes", [str(n) for _, n in columns.values()]))
+    print(_summary_line("nodes per second", [f"{n / sum(t):,.0f}" if sum(t) else "-"
+                                             for t, n in columns.values()]))
+
+    ours_finished = sum(dfs[p.source].seconds for p in finished)
+    peer_total = sum(columns["tsumego.js"][0])
+    print(f"\nratio of total times (DFS / tsumego.js) over the {len(finished)} problems both finished: "
+          f"{ours_finished / peer_total:.3f}" if peer_total else "\nratio: tsumego.js finished no problem")
+    if timed_out:
+        ours_late = sum(dfs[s].seconds for s in timed_out)
+        bound = (ours_finished + ours_late) / (peer_total + args.peer_timeout * len(timed_out))
+        print(f"tsumego.js timed out on {len(timed_out)} problems ({args.peer_timeout:g} s each), "
+              f"left out of the ratio; DFS took {ours_late:.3f} s on them; counting each timeout "
+              f"as {args.peer_timeout:g} s the ratio would be at most {bound:.3f}")
+        print(*(f"  {s}" for s in timed_out), sep="\n")
+    dfs_total = sum(columns["DFS"][0])
+    print(f"ratio of total times (df-pn / DFS): {sum(columns['df-pn'][0]) / dfs_total:.3f}")
+    print(f"verdicts that differ, DFS vs tsumego.js: {len(peer_differs)}", *peer_differs, sep="\n  ")
+    print(f"verdicts that differ, df-pn vs DFS: {len(dfpn_differs)}", *dfpn_differs, sep="\n  ")
+    return 1 if peer_differs or dfpn_differs else 0
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@
 //
 // usage: node solve_peer.js --module DIR/node_modules/tsumego.js
 //            [--ko-master attacker|defender|none] [--play "B[xy]"]... [--solve-as B|W]
-//            FILE...
+//            [--ready] FILE...
 //
-// Output, one line per file:
+// With --ready, a first line {"ready": true} says the module is loaded (so a
+// caller can time each file without Node's start-up).  Then one line per file:
 //   {"file", "to_play": "B"|"W", "move": "B[xy]"|"B[]"|null, "status": "safe"|"unsafe",
 //    "nodes", "seconds"}
 // or, when a file cannot be solved:
@@ -17,13 +18,13 @@ const fs = require('fs');
 const path = require('path');
 
 const USAGE = 'usage: node solve_peer.js --module DIR/node_modules/tsumego.js ' +
-    '[--ko-master attacker|defender|none] [--play MOVE]... [--solve-as B|W] FILE...';
+    '[--ko-master attacker|defender|none] [--play MOVE]... [--solve-as B|W] [--ready] FILE...';
 
 const SIGN = { B: +1, W: -1 };
 const OTHER = { B: 'W', W: 'B' };
 
 function parseArgs(argv) {
-    const opts = { module: null, koMaster: 'attacker', play: [], solveAs: null, files: [] };
+    const opts = { module: null, koMaster: 'attacker', play: [], solveAs: null, ready: false, files: [] };
     for (let i = 0; i < argv.length; i++) {
         const a = argv[i];
         const value = () => {
@@ -34,6 +35,7 @@ function parseArgs(argv) {
         else if (a === '--ko-master') opts.koMaster = value();
         else if (a === '--play') opts.play.push(value());
         else if (a === '--solve-as') opts.solveAs = value();
+        else if (a === '--ready') opts.ready = true;
         else if (a.startsWith('--')) throw Error(`unknown option ${a}`);
         else opts.files.push(a);
     }
@@ -109,6 +111,7 @@ function main() {
         console.error('solve_peer.js: this tsumego.js has no stat.calls counter');
         process.exit(2);
     }
+    if (opts.ready) console.log(JSON.stringify({ ready: true }));
     for (const file of opts.files) {
         let line;
         try {

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -63,8 +65,52 @@ def ensure_installed(cache_dir: str | os.PathLike | None = None) -> Path:
     return module
 
 
-def _text(output: bytes | str | None) -> str:
-    return output.decode("utf-8", "replace") if isinstance(output, bytes) else output or ""
+def _run_node(args: list[str], deadline: float | None, file_timeout: float | None):
+    """Run node, reading its JSON lines as they come.
+
+    Returns (rows, exit code, stderr text, why): ``why`` is None when node
+    ended by itself, else "run" or "file" for the time limit that stopped it
+    (node is then killed and the exit code is None).  The per-file clock
+    starts at node's "ready" line, so start-up is not charged to a file.
+    """
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    lines: queue.Queue = queue.Queue()
+    errors: list[bytes] = []
+
+    def read_stdout():
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    readers = [threading.Thread(target=read_stdout, daemon=True),
+               threading.Thread(target=lambda: errors.append(proc.stderr.read()), daemon=True)]
+    for reader in readers:
+        reader.start()
+    rows, why, ready = [], None, False
+    while True:
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+        wait, why_if_late = left, "run"
+        if ready and file_timeout is not None and (left is None or file_timeout < left):
+            wait, why_if_late = file_timeout, "file"
+        try:
+            line = lines.get(timeout=wait)
+        except queue.Empty:
+            proc.kill()
+            why = why_if_late
+            break
+        if line is None:
+            break
+        if line.strip():
+            row = json.loads(line)
+            if row.get("ready"):
+                ready = True
+            else:
+                rows.append(row)
+    code = proc.wait()
+    for reader in readers:
+        reader.join()
+    stderr = b"".join(errors).decode("utf-8", "replace")
+    return rows, (None if why else code), stderr, why
 
 
 def solve_files(
@@ -74,21 +120,25 @@ def solve_files(
     solve_as: str | None = None,
     timeout: float | None = None,
     cache_dir: str | os.PathLike | None = None,
+    file_timeout: float | None = None,
 ) -> list[dict]:
     """Solve every file with tsumego.js in one Node process; one dict per file, in order.
 
     ``play`` moves (e.g. ``"B[cd]"``) are played first; the side solved for is then
     ``solve_as``, else the opponent of the last played move, else ``PL[]``.
     ``timeout`` bounds the whole run in seconds: when it expires the file being
-    solved gets a timeout error and the files after it a "not run" error. If Node
-    dies on a file (e.g. out of memory), that file gets the error and the run goes
-    on with the rest in a fresh process.
+    solved gets a timeout error and the files after it a "not run" error.
+    ``file_timeout`` bounds each file: a file that takes longer gets a timeout
+    error and the run goes on with the next one in a fresh process.  Timed-out
+    files carry ``"timed_out": True`` beside the error.  If Node dies on a file
+    (e.g. out of memory), that file gets the error and the run goes on with the
+    rest in a fresh process.
     """
     if ko_master not in KO_MASTERS:
         raise ValueError(f"ko_master must be one of {KO_MASTERS}, not {ko_master!r}")
     files = [str(f) for f in files]
     module = ensure_installed(cache_dir)
-    options = ["--module", str(module), "--ko-master", ko_master]
+    options = ["--module", str(module), "--ko-master", ko_master, "--ready"]
     for move in play:
         options += ["--play", move]
     if solve_as is not None:
@@ -97,27 +147,24 @@ def solve_files(
     results: list[dict] = []
     deadline = None if timeout is None else time.monotonic() + timeout
     while len(results) < len(files):
-        budget = None if deadline is None else max(deadline - time.monotonic(), 0.001)
-        try:
-            done = subprocess.run(
-                ["node", str(SCRIPT), *options, *files[len(results):]],
-                capture_output=True, timeout=budget,
-            )
-            stdout, stderr, code = done.stdout, done.stderr, done.returncode
-        except subprocess.TimeoutExpired as e:
-            stdout, stderr, code = e.stdout, e.stderr, None
-        lines = [json.loads(line) for line in _text(stdout).splitlines() if line.strip()]
+        lines, code, stderr, late = _run_node(["node", str(SCRIPT), *options, *files[len(results):]],
+                                              deadline, file_timeout)
         results += lines
         if len(results) == len(files):
             break
         current, rest = files[len(results)], files[len(results) + 1:]
-        if code is None:
-            results.append({"file": current, "error": f"timeout: the run took over {timeout} s"})
+        if late == "run":
+            results.append({"file": current, "error": f"timeout: the run took over {timeout} s",
+                            "timed_out": True})
             results += [{"file": f, "error": "not run: the run timed out"} for f in rest]
             break
+        if late == "file":
+            results.append({"file": current, "error": f"timeout: over {file_timeout} s on this file",
+                            "timed_out": True})
+            continue
         if not lines and code == 2:  # a usage error: every file would fail the same way
-            raise ValueError(_text(stderr).strip())
-        last = (_text(stderr).strip().splitlines() or ["no output"])[-1]
+            raise ValueError(stderr.strip())
+        last = (stderr.strip().splitlines() or ["no output"])[-1]
         # Node died on `current` (e.g. out of memory): note it, go on in a new process
         results.append({"file": current, "error": f"node exited with code {code}: {last}"})
     return results
