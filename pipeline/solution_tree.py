@@ -89,8 +89,8 @@ def _walk(tree: sgf_grammar.Coarse_game_tree, board: Board, start: Subproblem,
             board.take_back()
 
 
-def subproblems_of(data: bytes, source: str = "<tree>") -> Iterator[Subproblem]:
-    """Every node of every tree in ``data``, roots first; raises ProblemError naming ``source``."""
+def _games(data: bytes, source: str):
+    """(root subproblem, the coarse tree below it) for every game of the collection."""
     try:
         games = sgf_grammar.parse_sgf_collection(data)
     except ValueError as exc:
@@ -99,12 +99,22 @@ def subproblems_of(data: bytes, source: str = "<tree>") -> Iterator[Subproblem]:
         root_only = sgf_grammar.Coarse_game_tree()
         root_only.sequence = game.sequence[:1]
         root_only.children = []
-        start = parse_subproblem(sgf_grammar.serialise_game_tree(root_only), source)
-        yield start
-        rest = sgf_grammar.Coarse_game_tree()
-        rest.sequence = game.sequence[1:]
-        rest.children = game.children
-        board = Board(start.size)
-        for y, x in zip(*start.stones.nonzero()):
-            board.place(int(x), int(y), int(start.stones[y, x]))
-        yield from _walk(rest, board, start, source)
+        below = sgf_grammar.Coarse_game_tree()
+        below.sequence = game.sequence[1:]
+        below.children = game.children
+        yield parse_subproblem(sgf_grammar.serialise_game_tree(root_only), source), below
+
+
+def root_positions(data: bytes, source: str = "<tree>") -> list[str]:
+    """The position (and who moves first) each tree of ``data`` was grown from."""
+    return [root.position_text() for root, _ in _games(data, source)]
+
+
+def subproblems_of(data: bytes, source: str = "<tree>") -> Iterator[Subproblem]:
+    """Every node of every tree in ``data``, roots first; raises ProblemError naming ``source``."""
+    for root, below in _games(data, source):
+        yield root
+        board = Board(root.size)
+        for y, x in zip(*root.stones.nonzero()):
+            board.place(int(x), int(y), int(root.stones[y, x]))
+        yield from _walk(below, board, root, source)

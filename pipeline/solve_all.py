@@ -21,9 +21,10 @@ unchanged, as do the words after ``--``; the DirectRunner is the default.
 
 The stages, and why they are cut this way:
 
-1. *Plan*, per problem: a problem whose tree file exists is finished (its tree
-   goes straight to stage 4); otherwise the problem is read and checked, and
-   one work item is made per side whose tree is not already in ``partial/``.
+1. *Plan*, per problem: the problem is read and checked; if its tree file
+   exists and was grown from this very position, it is finished (its tree goes
+   straight to stage 4); otherwise one work item is made per side whose tree
+   is not already in ``partial/``.  An edited problem is thus grown again.
 2. *Expand*, per (problem, side), after a reshuffle so the items spread over
    the workers: grow the tree and write it to
    ``partial/<problem-id>.<side>.sgf``.  This is where the time goes.
@@ -34,7 +35,9 @@ The stages, and why they are cut this way:
    tree files and grouped by its content-hash name; the node of the smallest
    (problem id, place in the tree) gives the file, so the files never depend
    on which worker finished first.  A file is written only when missing or
-   different, so reruns rewrite nothing.
+   different, so reruns rewrite nothing, and the files of positions no tree
+   holds any more (a problem was edited or removed) are deleted: the folder
+   always matches a fresh run on the current problems.
 5. *Reports*: stats and dead letters, sorted, written whole.
 
 Every file is written atomically (:mod:`pipeline.storage`).
@@ -107,15 +110,17 @@ class Layout:
         return self.join(self.out, name)
 
 
-def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, settings: dict):
-    """Add the stages to ``pipeline``; see the module docstring."""
+def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, settings: dict,
+                   existing_names: list[str]):
+    """Add the stages to ``pipeline``; ``existing_names`` are the subproblem files already there."""
     import apache_beam as beam
     from apache_beam.metrics import Metrics
     from apache_beam.pvalue import AsSingleton, TaggedOutput
 
     from pipeline import dataset_stats, storage
     from pipeline.expand import NodeBudgetExceeded, expand_tree
-    from pipeline.solution_tree import subproblems_of, tree_text
+    from pipeline.solution_tree import root_positions, subproblems_of, tree_text
+    from pipeline.subproblem import Subproblem
     from solver import ProblemError, parse_problem, search_area
 
     def counter(name):
@@ -127,33 +132,54 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
     # The main outputs' types, which Beam cannot infer beside tagged outputs.
     keyed = beam.typehints.with_output_types(Tuple[str, Any])
 
+    def to_play(problem, side):
+        return problem.attacker if side == "attacker" else problem.defender
+
+    def grown_from(data, problem, sides, path):
+        """Whether a tree file holds the trees of this very problem (it may have been edited)."""
+        expected = [Subproblem(size=problem.size, stones=problem.stones, target=problem.target,
+                               to_play=to_play(problem, side)).position_text() for side in sides]
+        try:
+            return root_positions(data, path) == expected
+        except ProblemError:
+            return False
+
     @beam.typehints.with_output_types(Tuple[str, str, str, bytes])
     class Plan(beam.DoFn):
         def __init__(self):
             self.read = counter("problems_read")
             self.finished_before = counter("problems_finished_before")
             self.sides_resumed = counter("sides_resumed")
+            self.outdated = counter("trees_outdated")
 
         def process(self, item):
             problem_id, path = item
             self.read.inc()
-            if storage.exists(layout.tree(problem_id)):
-                self.finished_before.inc()
-                yield TaggedOutput("finished", (problem_id, storage.read_bytes(layout.tree(problem_id))))
-                return
             try:
                 data = storage.read_bytes(path)
-                search_area(parse_problem(data, path, require_to_play=False), settings["max_area"])
+                problem = parse_problem(data, path, require_to_play=False)
+                search_area(problem, settings["max_area"])
             except (ProblemError, OSError) as exc:
                 yield dead_letter(problem_id, path, None, getattr(exc, "reason", str(exc)))
                 return
+            tree = layout.tree(problem_id)
+            if storage.exists(tree):
+                grown = storage.read_bytes(tree)
+                if grown_from(grown, problem, SIDES, tree):
+                    self.finished_before.inc()
+                    yield TaggedOutput("finished", (problem_id, grown))
+                    return
+                self.outdated.inc()
             for side in SIDES:
                 partial = layout.partial(problem_id, side)
                 if storage.exists(partial):
-                    self.sides_resumed.inc()
-                    yield TaggedOutput("grown", (problem_id, (side, storage.read_bytes(partial))))
-                else:
-                    yield problem_id, path, side, data
+                    grown = storage.read_bytes(partial)
+                    if grown_from(grown, problem, [side], partial):
+                        self.sides_resumed.inc()
+                        yield TaggedOutput("grown", (problem_id, (side, grown)))
+                        continue
+                    self.outdated.inc()
+                yield problem_id, path, side, data
 
     @keyed
     class Expand(beam.DoFn):
@@ -168,9 +194,8 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
         def process(self, item):
             problem_id, path, side, data = item
             problem = parse_problem(data, path, require_to_play=False)
-            to_play = problem.attacker if side == "attacker" else problem.defender
             try:
-                expansion = expand_tree(problem, to_play, max_depth=settings["max_depth"],
+                expansion = expand_tree(problem, to_play(problem, side), max_depth=settings["max_depth"],
                                         min_area=settings["min_area"], max_nodes=settings["max_nodes"],
                                         algo=settings["algo"], max_area=settings["max_area"])
             except NodeBudgetExceeded as exc:
@@ -215,18 +240,25 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
                 yield sub.name(), ((problem_id, index), sub.to_sgf(), sub.available_moves, sub.safe)
 
     class WritePosition(beam.DoFn):
+        """One file per position; files of positions no tree has any more are removed."""
+
         def __init__(self):
             self.written = counter("subproblems_written")
             self.unchanged = counter("subproblems_unchanged")
+            self.removed = counter("subproblems_removed")
             self.duplicates = counter("duplicate_tree_nodes")
 
         def process(self, item):
-            name, nodes = item
-            nodes = list(nodes)
+            name, found = item
+            nodes, on_disk = list(found["nodes"]), list(found["on_disk"])
+            path = layout.subproblem(name)
+            if not nodes:
+                storage.delete_if_present([path])
+                self.removed.inc()
+                return
             _, text, area, safe = min(nodes)
             data = text.encode()
-            path = layout.subproblem(name)
-            if storage.exists(path) and storage.read_bytes(path) == data:
+            if on_disk and storage.read_bytes(path) == data:
                 self.unchanged.inc()
             else:
                 storage.write_atomic(path, data)
@@ -273,8 +305,9 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
     replayed = ((planned.finished, finished)
                 | "Trees" >> beam.Flatten()
                 | "Replay" >> beam.ParDo(Replay()).with_outputs("expanded", "dead", main="nodes"))
-    stats = (replayed.nodes
-             | "ByPosition" >> beam.GroupByKey()
+    on_disk = pipeline | "FilesOnDisk" >> beam.Create([(name, None) for name in existing_names])
+    stats = ({"nodes": replayed.nodes, "on_disk": on_disk}
+             | "ByPosition" >> beam.CoGroupByKey()
              | "WritePositions" >> beam.ParDo(WritePosition())
              | "Tally" >> beam.CombineGlobally(Tally()))
     read = pipeline | "CountProblems" >> beam.Create([len(problems)])
@@ -351,6 +384,21 @@ def _check_settings(layout: Layout, settings: dict) -> str | None:
     return None
 
 
+def _forget_removed_problems(layout: Layout, problem_ids: set[str]) -> None:
+    """Drop the trees of problems no longer in --problems (their positions go in stage 4)."""
+    from pipeline import storage
+
+    stale = []
+    for folder, suffixes in (("trees", (".sgf",)), ("partial", tuple(f".{side}.sgf" for side in SIDES))):
+        root = layout.file(folder)
+        for path in storage.list_files(root, ".sgf"):
+            relative = path[len(root):].lstrip("/")
+            if not any(relative.removesuffix(suffix) in problem_ids
+                       for suffix in suffixes if relative.endswith(suffix)):
+                stale.append(path)
+    storage.delete_if_present(stale)
+
+
 def _remove_empty_folders(folder: str) -> None:
     """Finished problems leave their partial/ folders empty: drop those."""
     for path, _, _ in sorted(os.walk(folder), reverse=True):
@@ -368,11 +416,14 @@ def run_solve_all(problems_dir: str, out: str, settings: dict, beam_options=(),
 
     layout = Layout(out)
     problems = problem_files(problems_dir)
+    _forget_removed_problems(layout, {problem_id for problem_id, _ in problems})
+    existing_names = [path.rsplit("/", 1)[-1]
+                      for path in storage.list_files(layout.file("subproblems"), ".sgf")]
     options = PipelineOptions(list(beam_options))
     local = (options.view_as(StandardOptions).runner in (None, "DirectRunner", "direct")
              and "://" not in out)
     pipeline = beam.Pipeline(options=options)
-    build_pipeline(pipeline, problems, layout, settings)
+    build_pipeline(pipeline, problems, layout, settings, existing_names)
     started = time.perf_counter()
     if progress and local:
         with _Progress(layout, problems):

@@ -195,6 +195,21 @@ def test_rerun_skips_finished_problems_and_rebuilds_what_is_missing(run, tmp_pat
     assert _files(out) == before
 
 
+def test_a_rerun_after_problems_changed_gives_the_files_of_a_fresh_run(run, tmp_path):
+    problems, first = run
+    changed = tmp_path / "problems"
+    shutil.copytree(problems, changed)
+    (changed / "copy/nine.sgf").unlink()                     # its positions now come from corner/nine
+    (changed / "corner/eight.sgf").write_text(CORNER_SIX)    # edited in place: its trees are outdated
+    out = tmp_path / "rerun"
+    shutil.copytree(first, out)
+    _solve_all(changed, out)
+    fresh = tmp_path / "fresh"
+    _solve_all(changed, fresh)
+    assert _files(out) == _files(fresh)
+    assert not (out / "trees/copy/nine.sgf").exists()
+
+
 def test_other_settings_in_the_same_folder_are_refused(run, capsys):
     problems, out = run
     assert main(["solve-all", "--problems", str(problems), "--out", str(out), "--max-depth", "3",
