@@ -468,7 +468,8 @@ def cmd_solve_all(args) -> int:
           f"subproblems {subs['distinct']} distinct ({subs['safe']} safe, {subs['unsafe']} unsafe; "
           f"{counters.get('subproblems_written', 0)} written, {counters.get('subproblems_unchanged', 0)} "
           f"unchanged) from {subs['tree_nodes']} tree nodes ({subs['duplicates']} duplicates); "
-          f"{counters.get('solves', 0)} solves, {counters.get('search_nodes', 0)} search nodes; "
+          f"{counters.get('solves', 0)} solves, {counters.get('search_nodes', 0)} search nodes, "
+          f"{counters.get('moves_dropped_area_changed', 0)} moves dropped as they change the area; "
           f"{seconds:.1f} s, {subs['distinct'] / max(seconds, 1e-9):.1f} subproblems/s -> {args.out}")
     if problems["read"] == 0:
         print(f"error: {args.problems}: no *.sgf files", file=sys.stderr)
