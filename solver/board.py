@@ -16,7 +16,8 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-from numba import njit
+
+from .jit import inline_kernel, kernel
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
 MAX_SIZE = 19
@@ -119,7 +120,7 @@ class Board:
         return "\n".join("".join(glyph[int(c)] for c in row) for row in self.to_array())
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _next_stamp(mark, meta):
     meta[META_STAMP] += 1
     if meta[META_STAMP] >= 2**31 - 1:
@@ -128,7 +129,7 @@ def _next_stamp(mark, meta):
     return meta[META_STAMP]
 
 
-@njit(cache=True)
+@kernel
 def scan_block(cells, safe, mark, stack, meta, stride, p):
     """Flood-fill the block at p into ``stack``.
 
@@ -157,7 +158,7 @@ def scan_block(cells, safe, mark, stack, meta, stride, p):
     return n
 
 
-@njit(cache=True)
+@kernel
 def collect_block(cells, mark, stack, meta, stride, p):
     """All stones of the block at p into stack[:n]; returns n."""
     color = cells[p]
@@ -177,7 +178,7 @@ def collect_block(cells, mark, stack, meta, stride, p):
     return n
 
 
-@njit(cache=True)
+@kernel
 def count_liberties(cells, safe, mark, stack, meta, stride, p, cap):
     """Liberties of the block at p, counting stops at ``cap``.
 
@@ -211,7 +212,7 @@ def count_liberties(cells, safe, mark, stack, meta, stride, p, cap):
     return libs
 
 
-@njit(cache=True)
+@kernel
 def play(cells, safe, mark, stack, undo_stack, meta, hashv, zobrist, stride, p, color):
     """Play ``color`` at p: captures, no suicide, Zobrist update, undo record.
 
@@ -248,7 +249,7 @@ def play(cells, safe, mark, stack, undo_stack, meta, hashv, zobrist, stride, p, 
     return captured
 
 
-@njit(cache=True)
+@kernel
 def undo(cells, undo_stack, meta, hashv, zobrist):
     """Take back the last move made with :func:`play`."""
     top = meta[META_UNDO_TOP]

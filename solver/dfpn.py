@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import inline_kernel, kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
                       C_SCORES, C_TAGS, C_TARGET, CAPTURES_TARGET, generate_moves, play_move,
                       sort_moves, undo_move)
@@ -70,19 +71,19 @@ _PATH_MIX = np.uint64(0x9E3779B97F4A7C15)
 _AFTER_PASS = np.uint64(0xC2B2AE3D27D4EB4F)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _key(position, color, km, after_pass):
     key = node_key(position, color, km)
     return key ^ _AFTER_PASS if after_pass else key
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _child_signature(signature, position):
     """Signature of the path extended by ``position`` (order-sensitive)."""
     return (signature ^ position) * _PATH_MIX + np.uint64(1)  # wraps modulo 2**64
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _add(a, b):
     """a + b for sums of phi: INFINITE only if a term is, LARGE at most otherwise."""
     if a >= INFINITE or b >= INFINITE:
@@ -91,19 +92,19 @@ def _add(a, b):
     return LARGE if s > LARGE else s
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _is_solved(values, s):
     return values[s, V_PHI] == 0 or values[s, V_DELTA] == 0
 
 
-@njit(cache=True)
+@kernel
 def _slot_of(keys, key):
     """Slot holding ``key``, or -1."""
     s = table_slot(keys, key)
     return s if s >= 0 and keys[s] == key else -1
 
 
-@njit(cache=True)
+@kernel
 def _stack_depth(stack, root, depth, key):
     """depth + 1 of the stack entry in root..depth holding ``key``, else INF_DEPTH."""
     for j in range(depth, root - 1, -1):
@@ -112,7 +113,7 @@ def _stack_depth(stack, root, depth, key):
     return INF_DEPTH
 
 
-@njit(cache=True)
+@kernel
 def _lookup(keys, values, key, path_key, cycle):
     """(slot, under path key) of what is known about a node on this path; slot -1 if nothing.
 
@@ -128,7 +129,7 @@ def _lookup(keys, values, key, path_key, cycle):
     return (-1 if cycle < INF_DEPTH else plain), False
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _set_child(row, i, values, s, on_path_key, depth):
     """Copy table slot ``s`` into the child's scratch entry."""
     row[i, S_PHI] = values[s, V_PHI]
@@ -143,7 +144,7 @@ def _set_child(row, i, values, s, on_path_key, depth):
         row[i, S_ON_PATH_KEY] = 1 if on_path_key and row[i, S_REPD] <= depth + 2 else 0
 
 
-@njit(cache=True)
+@kernel
 def _prepare_children(context, keys, values, scratch, stack, root, n, color, km, depth, signature):
     """Fill row ``depth`` of the scratch: each child's km, cycle depth and first numbers.
 
@@ -192,7 +193,7 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
             row[i, S_ON_PATH_KEY] = 1 if cycle < INF_DEPTH else 0
 
 
-@njit(cache=True)
+@kernel
 def _store(keys, values, counters, key, path_key, phi, delta, repd, move, on_path_key):
     """Record the node's numbers under its path key or its plain key."""
     if on_path_key:
@@ -213,7 +214,7 @@ def _store(keys, values, counters, key, path_key, phi, delta, repd, move, on_pat
         values[slot, V_REPD] = repd if on_path_key else INF_DEPTH
 
 
-@njit(cache=True)
+@kernel
 def _mid(context, keys, values, scratch, stack, root, signature, color, km, depth,
          th_phi, th_delta, cycle):
     """Search until phi >= th_phi or delta >= th_delta.
@@ -339,7 +340,7 @@ def _mid(context, keys, values, scratch, stack, root, signature, color, km, dept
     return phi, delta, repd, move
 
 
-@njit(cache=True)
+@njit(cache=True)  # allocates its scratch: an entry point, not a kernel
 def solve(context, keys, values, scratch, salt, color, km, depth):
     """Prove or disprove that ``color`` wins; the result packed as in DFS.
 

@@ -8,8 +8,8 @@ for move ordering.
 """
 from __future__ import annotations
 
-from numba import njit
 
+from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
                       C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
@@ -22,12 +22,12 @@ from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, t
 _EXACT = 1
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _entry(exact, winner, move):
     return exact | (winner << 1) | ((move + 2) << 8)
 
 
-@njit(cache=True)
+@kernel
 def _lookup(keys, values, key):
     i = table_slot(keys, key)
     if i < 0 or keys[i] == 0:
@@ -35,7 +35,7 @@ def _lookup(keys, values, key):
     return values[i]
 
 
-@njit(cache=True)
+@kernel
 def search(context, keys, values, color, km, depth):
     """The result (see :func:`solver.rules.pack`) of the node at ``depth``."""
     counters = context[C_COUNTERS]

@@ -22,13 +22,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from .jit import inline_kernel, kernel
 from .board import BLACK, BORDER, EMPTY, WHITE, Board, play, undo
 from .reading import (C_BUDGET, C_NODES, C_SCAN_ANSWERS, C_USE_SCAN, MAX_READ_DEPTH, R_BLOCK,
                       R_CELLS, R_COUNTERS, R_HASH, R_LIBS, R_MARK, R_META, R_ROWS, R_SAFE, R_SEEN,
                       R_STACK, R_STRIDE, R_UNDO, R_ZOBRIST, cache_get, cache_put, flood,
-                      next_seen_stamp, query_key, reading_for)
+                      keep_block, next_seen_stamp, query_key, reading_for)
 
 ESCAPED, CAPTURED, UNSETTLED = 0, 1, 2
 NO_POINT = -1
@@ -37,39 +37,39 @@ DEFENDER_TO_MOVE, ATTACKER_TO_MOVE = 0, 1
 LADDER_BUDGET = 5000
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def pack(outcome, move):
     return outcome | ((move + 1) << 2)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def outcome_of(result):
     return result & 3
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def move_of(result):
     return (result >> 2) - 1
 
 
-@njit(cache=True)
+@kernel
 def play_on(ctx, p, color):
     return play(ctx[R_CELLS], ctx[R_SAFE], ctx[R_MARK], ctx[R_STACK], ctx[R_UNDO], ctx[R_META],
                 ctx[R_HASH], ctx[R_ZOBRIST], ctx[R_STRIDE], p, color)
 
 
-@njit(cache=True)
+@kernel
 def undo_on(ctx):
     undo(ctx[R_CELLS], ctx[R_UNDO], ctx[R_META], ctx[R_HASH], ctx[R_ZOBRIST])
 
 
-@njit(cache=True)
+@kernel
 def _holds(cells, attacker, p):
     """An attacker stone or the edge: what a ladder runs along."""
     return cells[p] == attacker or cells[p] == BORDER
 
 
-@njit(cache=True)
+@kernel
 def _wall_liberties_left(ctx, wall, filled_a, filled_b):
     """Liberties the wall block at ``wall`` keeps once empty points filled_a and filled_b are filled."""
     if ctx[R_CELLS][wall] == BORDER:
@@ -83,7 +83,7 @@ def _wall_liberties_left(ctx, wall, filled_a, filled_b):
     return k - lost
 
 
-@njit(cache=True)
+@kernel
 def diagonal_scan(ctx, lib, defender):
     """CAPTURED, or UNSETTLED when the scan cannot tell.
 
@@ -165,7 +165,7 @@ def diagonal_scan(ctx, lib, defender):
         return CAPTURED
 
 
-@njit(cache=True)
+@kernel
 def _capture_moves(ctx, n, attacker, moves, m):
     """Append to moves[m:] the liberty of every attacker block in atari next to the block.
 
@@ -177,7 +177,7 @@ def _capture_moves(ctx, n, attacker, moves, m):
     block = ctx[R_BLOCK]
     seen = ctx[R_SEEN]
     libs = ctx[R_LIBS]
-    block[:n] = stack[:n]
+    keep_block(ctx, n)
     stamp = next_seen_stamp(ctx)
     for i in range(n):
         s = block[i]
@@ -199,7 +199,7 @@ def _capture_moves(ctx, n, attacker, moves, m):
     return m
 
 
-@njit(cache=True)
+@kernel
 def ladder_node(ctx, target, attacker_to_move, ko_hash, depth):
     """The ladder on the block at ``target``: pack(outcome, move).
 
@@ -279,7 +279,7 @@ def ladder_node(ctx, target, attacker_to_move, ko_hash, depth):
     return result
 
 
-@njit(cache=True)
+@kernel
 def read_ladder(ctx, target, attacker_to_move, budget):
     """One question from outside the search: fresh node count, no ko history."""
     counters = ctx[R_COUNTERS]

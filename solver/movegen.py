@@ -10,8 +10,8 @@ so nothing is allocated per node.
 """
 from __future__ import annotations
 
-from numba import njit
 
+from .jit import inline_kernel, kernel
 from .board import EMPTY, count_liberties, play, undo
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
 
@@ -26,30 +26,30 @@ HINT = 4.0
 REPEATS = 50.0
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def _squash(x):
     return x / (1.0 + abs(x))
 
 
-@njit(cache=True)
+@kernel
 def play_move(context, p, color):
     return play(context[C_CELLS], context[C_SAFE], context[C_MARK], context[C_STACK],
                 context[C_UNDO], context[C_META], context[C_HASH], context[C_ZOBRIST],
                 context[C_STRIDE], p, color)
 
 
-@njit(cache=True)
+@kernel
 def undo_move(context):
     undo(context[C_CELLS], context[C_UNDO], context[C_META], context[C_HASH], context[C_ZOBRIST])
 
 
-@njit(cache=True)
+@kernel
 def liberties(context, p, cap):
     return count_liberties(context[C_CELLS], context[C_SAFE], context[C_MARK], context[C_STACK],
                            context[C_META], context[C_STRIDE], p, cap)
 
 
-@njit(cache=True)
+@kernel
 def generate_moves(context, color, km, depth, hint):
     """Fill row ``depth`` of the move buffers; returns (count, earliest repetition).
 
@@ -113,7 +113,7 @@ def generate_moves(context, color, km, depth, hint):
     return n, earliest
 
 
-@njit(cache=True)
+@kernel
 def sort_moves(context, depth, n):
     """Insertion sort of row ``depth`` by descending score (stable)."""
     moves = context[C_MOVES][depth]
@@ -129,7 +129,7 @@ def sort_moves(context, depth, n):
         moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1] = m, s, d, h
 
 
-@njit(cache=True)
+@kernel
 def remove_move(context, depth, n, i):
     """Drop entry i of row ``depth``; returns the new count."""
     moves = context[C_MOVES][depth]

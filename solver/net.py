@@ -20,13 +20,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from .jit import kernel
 from .board import BLACK, EMPTY, WHITE, Board
 from .ladder import (CAPTURED, ESCAPED, NO_POINT, UNSETTLED, ladder_node, move_of, outcome_of,
                      pack, play_on, undo_on)
 from .reading import (C_BUDGET, C_NODES, R_BLOCK, R_CELLS, R_COUNTERS, R_HASH, R_LIBS, R_ROWS, R_SEEN,
-                      R_STACK, R_STRIDE, flood, next_seen_stamp, reading_for)
+                      R_STACK, R_STRIDE, flood, keep_block, next_seen_stamp, reading_for)
 
 NET_BUDGET = 20000
 # (dx, dy) of the points within Manhattan distance two, nearest first.
@@ -34,7 +34,7 @@ _ZONE = np.array([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-
                   (2, 0), (-2, 0), (0, 2), (0, -2)], dtype=np.int64)
 
 
-@njit(cache=True)
+@kernel
 def _zone(ctx, n, out):
     """Empty points within distance two of the block held in R_BLOCK[:n] into out; returns m."""
     cells = ctx[R_CELLS]
@@ -61,7 +61,7 @@ def _zone(ctx, n, out):
     return m
 
 
-@njit(cache=True)
+@kernel
 def _add_weak_wall_liberties(ctx, n, out, m):
     """Append the liberties of the zone's attacker blocks with at most two liberties."""
     cells = ctx[R_CELLS]
@@ -101,14 +101,13 @@ def _add_weak_wall_liberties(ctx, n, out, m):
     return m
 
 
-@njit(cache=True)
+@kernel
 def _every_answer_fails(ctx, target, attack, depth):
     """After the net move: does the ladder work whatever the owner answers?"""
     cells = ctx[R_CELLS]
     hashv = ctx[R_HASH]
-    stack = ctx[R_STACK]
     n, _ = flood(ctx, target)
-    ctx[R_BLOCK][:n] = stack[:n]
+    keep_block(ctx, n)
     answers = ctx[R_ROWS][depth]
     m = _add_weak_wall_liberties(ctx, n, answers, _zone(ctx, n, answers))
     defender = np.int64(cells[target])
@@ -128,7 +127,7 @@ def _every_answer_fails(ctx, target, attack, depth):
     return CAPTURED
 
 
-@njit(cache=True)
+@kernel
 def net_node(ctx, target, attack, depth):
     """pack(CAPTURED, net move) when a one-move net captures the block at ``target``.
 
@@ -137,13 +136,12 @@ def net_node(ctx, target, attack, depth):
     Otherwise pack(ESCAPED or UNSETTLED, NO_POINT).
     """
     cells = ctx[R_CELLS]
-    stack = ctx[R_STACK]
     libs = ctx[R_LIBS]
     n, k = flood(ctx, target)
     if k != 2:
         return pack(ESCAPED, NO_POINT)
     first, second = libs[0], libs[1]
-    ctx[R_BLOCK][:n] = stack[:n]
+    keep_block(ctx, n)
     moves = ctx[R_ROWS][depth]
     m = _zone(ctx, n, moves)
     attacker = 3 - cells[target]
@@ -168,7 +166,7 @@ def net_node(ctx, target, attack, depth):
     return pack(UNSETTLED if unsettled else ESCAPED, NO_POINT)
 
 
-@njit(cache=True)
+@kernel
 def read_net(ctx, target, attack, budget):
     counters = ctx[R_COUNTERS]
     counters[C_NODES] = 0

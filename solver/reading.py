@@ -15,8 +15,8 @@ from __future__ import annotations
 import weakref
 
 import numpy as np
-from numba import njit
 
+from .jit import kernel
 from .board import EMPTY, Board, _next_stamp
 
 # context tuple layout
@@ -97,7 +97,7 @@ def board_from_stones(stones: np.ndarray) -> Board:
     return board
 
 
-@njit(cache=True)
+@kernel
 def flood(ctx, p):
     """The whole block at p: stones into stack[:n], liberties into libs[:k]; returns (n, k).
 
@@ -138,7 +138,16 @@ def flood(ctx, p):
     return n, k
 
 
-@njit(cache=True)
+@kernel
+def keep_block(ctx, n):
+    """Copy the n stones of the last flood (stack[:n]) into the block buffer, which later floods keep."""
+    stack = ctx[R_STACK]
+    block = ctx[R_BLOCK]
+    for i in range(n):  # a loop, not a slice copy: kernels do not allocate
+        block[i] = stack[i]
+
+
+@kernel
 def next_seen_stamp(ctx):
     counters = ctx[R_COUNTERS]
     counters[C_SEEN_STAMP] += 1
@@ -148,7 +157,7 @@ def next_seen_stamp(ctx):
     return counters[C_SEEN_STAMP]
 
 
-@njit(cache=True)
+@kernel
 def query_key(ctx, p, kind):
     """Cache key of a question (``kind``) about the block at p in the current position."""
     key = ctx[R_HASH][0] ^ POINT_KEYS[p] ^ QUERY_KEYS[kind]
@@ -157,7 +166,7 @@ def query_key(ctx, p, kind):
     return key
 
 
-@njit(cache=True)
+@kernel
 def cache_get(ctx, key):
     """The stored result for ``key``, or -1."""
     keys = ctx[R_CACHE_KEYS]
@@ -170,7 +179,7 @@ def cache_get(ctx, key):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def cache_put(ctx, key, value):
     """Store a settled result; a colliding older entry is simply replaced."""
     keys = ctx[R_CACHE_KEYS]

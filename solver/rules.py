@@ -23,7 +23,7 @@ exact, the rest only as move-ordering hints.
 """
 from __future__ import annotations
 
-from numba import njit
+from .jit import inline_kernel, kernel
 
 INF_DEPTH = 255
 MAX_DEPTH = 127
@@ -31,34 +31,34 @@ PASS = -1
 NO_MOVE = -2
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def sign(color):
     """+1 for Black, -1 for White: the ko-master convention."""
     return 1 if color == 1 else -1
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def pack(winner, repd, move):
     """A search result in one int64: winner colour, repetition depth, move."""
     return winner | (repd << 2) | ((move + 2) << 16)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def winner_of(result):
     return result & 3
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def repd_of(result):
     return (result >> 2) & 255
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def move_of(result):
     return (result >> 16) - 2
 
 
-@njit(cache=True)
+@kernel
 def repetition_depth(path, depth, position_hash):
     """1 + the index of ``position_hash`` on the path since the last pass, else INF_DEPTH."""
     j = depth - 1
@@ -71,7 +71,7 @@ def repetition_depth(path, depth, position_hash):
     return INF_DEPTH
 
 
-@njit(cache=True)
+@kernel
 def km_after_pass(path, depth, position_hash, color, km):
     """Two passes in a row void the ko master's threats if the mover is not the master."""
     if depth >= 1 and path[depth - 1] == position_hash and sign(color) * km < 0:

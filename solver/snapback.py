@@ -16,14 +16,14 @@ the capturing block a liberty per captured stone, and it gets out.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .jit import kernel
 from .board import BLACK, WHITE, Board
 from .ladder import play_on, undo_on
 from .reading import R_CELLS, R_LIBS, R_SEEN, R_STACK, flood, next_seen_stamp, reading_for
 
 
-@njit(cache=True)
+@kernel
 def _append_new(out, m, p):
     for i in range(m):
         if out[i] == p:
@@ -32,7 +32,7 @@ def _append_new(out, m, p):
     return m + 1
 
 
-@njit(cache=True)
+@kernel
 def throw_in_snapbacks(ctx, group, color, out, m):
     """Append to out[m:] the liberties of ``group`` where ``color`` throws in for a snapback.
 
@@ -61,7 +61,7 @@ def throw_in_snapbacks(ctx, group, color, out, m):
     return m
 
 
-@njit(cache=True)
+@kernel
 def snapback_moves(ctx, color, out):
     """Every snapback throw-in of ``color`` into out[:m]; returns m."""
     cells = ctx[R_CELLS]

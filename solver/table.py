@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .jit import inline_kernel, kernel
+
 # counters[] slots shared by the searches.
 NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS = 0, 1, 2, 3, 4
 COUNTERS_SIZE = 5
@@ -24,7 +26,7 @@ SIDE_KEYS = _rng.integers(1, np.iinfo(np.uint64).max, size=3, dtype=np.uint64, e
 KO_MASTER_KEYS = _rng.integers(1, np.iinfo(np.uint64).max, size=3, dtype=np.uint64, endpoint=True)
 
 
-@njit(cache=True, inline="always")
+@inline_kernel
 def node_key(position_hash, color, km):
     """Key of a node: the position, who moves, and who is ko master (km = -1, 0, +1)."""
     key = position_hash ^ SIDE_KEYS[color] ^ KO_MASTER_KEYS[km + 1]
@@ -33,7 +35,7 @@ def node_key(position_hash, color, km):
     return key
 
 
-@njit(cache=True)
+@kernel
 def table_slot(keys, key):
     """Index of ``key`` in the table, or of the empty slot where it would go; -1 if neither."""
     mask = np.uint64(keys.size - 1)
@@ -46,7 +48,7 @@ def table_slot(keys, key):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def table_claim(keys, counters, key):
     """Slot for ``key``, inserting it if new; -1 (and the abort flag) if the table is full."""
     i = table_slot(keys, key)
@@ -61,7 +63,7 @@ def table_claim(keys, counters, key):
     return i
 
 
-@njit(cache=True)
+@njit(cache=True)  # copies rows of any shape (may allocate): not a kernel
 def rehash(old_keys, old_values, new_keys, new_values):
     """Copy every entry into a larger table; returns the number copied."""
     n = 0

@@ -21,6 +21,7 @@ import threading
 import numpy as np
 from numba import njit
 
+from .jit import kernel
 from .board import BLACK, EMPTY, WHITE, Board
 from .ladder import CAPTURED, ESCAPED, LADDER_BUDGET, ladder_node, move_of, outcome_of
 from .net import NET_BUDGET, net_node
@@ -31,14 +32,14 @@ MAPS = ("ladder_captured", "ladder_escape", "snapback_point", "net_captured")
 LADDER_CAPTURED, LADDER_ESCAPE, SNAPBACK, NET_CAPTURED = range(4)
 
 
-@njit(cache=True)
+@kernel
 def _start_query(ctx, budget):
     counters = ctx[R_COUNTERS]
     counters[C_NODES] = 0
     counters[C_BUDGET] = budget
 
 
-@njit(cache=True)
+@njit(cache=True)  # allocates its scratch: an entry point, not a kernel
 def tactical_maps(ctx, out, attack, ladder_budget, net_budget, with_nets):
     """Fill out (uint8 [4, size, size], zeroed) with the maps named in MAPS.
 
