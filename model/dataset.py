@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from pipeline.records import WINDOW, read_spec, shard_pattern
+from pipeline.records import WINDOW, plane_indices, read_spec, shard_pattern
 
 MOVES = WINDOW * WINDOW
 
@@ -30,11 +30,14 @@ def record_description() -> dict:
     }
 
 
-def parse_example(serialized, num_planes: int) -> dict:
-    """One serialised example to tensors; ``planes`` is uint8 ``[S, 11, 11, F]``."""
+def parse_example(serialized, num_planes: int, keep=None) -> dict:
+    """One serialised example to tensors; ``planes`` is uint8 ``[S, 11, 11, F]``.
+
+    ``keep``, when given, lists the indices of the planes to keep, in order.
+    """
     record = tf.io.parse_single_example(serialized, record_description())
-    planes = tf.io.decode_raw(record["planes"], tf.uint8)
-    record["planes"] = tf.reshape(planes, [-1, WINDOW, WINDOW, num_planes])
+    planes = tf.reshape(tf.io.decode_raw(record["planes"], tf.uint8), [-1, WINDOW, WINDOW, num_planes])
+    record["planes"] = planes if keep is None else tf.gather(planes, keep, axis=-1)
     record["move"] = tf.sparse.to_dense(record["move"], default_value=-1)
     return record
 
@@ -78,10 +81,12 @@ def _outputs(window, move, record):
 
 
 def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: bool = True,
-                 shuffle: bool = True, seed: int = 0, meta: bool = False) -> tf.data.Dataset:
+                 shuffle: bool = True, seed: int = 0, meta: bool = False,
+                 planes: list[str] | None = None) -> tf.data.Dataset:
     """Batches ``(x, targets, weights)`` for Keras, or ``(x, targets, meta)``.
 
-    ``x`` is float32 ``[B, 11, 11, F]``; ``targets`` has ``safe`` (float32
+    ``x`` is float32 ``[B, 11, 11, F]``, F being every plane of the records
+    or, when ``planes`` names some of them, those in that order; ``targets`` has ``safe`` (float32
     ``[B, 1]``) and ``move`` (int32 ``[B]``, a window index); ``weights``
     masks the move loss where the subproblem has no ``TR`` inside the window.
     With ``meta=True`` the third element instead holds ``available_moves``,
@@ -94,10 +99,11 @@ def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: b
         raise FileNotFoundError(f"no {split} shards in {data_dir}")
     files = sorted(files)
     num_planes = spec["F"]
+    keep = None if planes is None or planes == spec["planes"] else plane_indices(spec["planes"], planes)
     ds = tf.data.TFRecordDataset(files, compression_type="ZLIB")
     if shuffle:
         ds = ds.shuffle(50_000, seed=seed, reshuffle_each_iteration=True)
-    ds = ds.map(lambda s: parse_example(s, num_planes), num_parallel_calls=tf.data.AUTOTUNE,
+    ds = ds.map(lambda s: parse_example(s, num_planes, keep), num_parallel_calls=tf.data.AUTOTUNE,
                 deterministic=True)
     if augment:
         seeds = tf.data.Dataset.random(seed=seed).batch(2)

@@ -50,10 +50,13 @@ class Verdict:
 
 def evaluate_position(net, sub, top: int) -> Verdict:
     """Evaluate the target block of ``sub`` (any object with stones, target, to_play)."""
+    from pipeline.planes import plane_names
+    from pipeline.records import plane_indices
     from pipeline.windows import subproblem_windows
 
     windows, _ = subproblem_windows(sub)
-    stone_safe, move_probs = net.evaluate(windows)
+    # The network may have been trained on some of the planes only: pick its own, in its order.
+    stone_safe, move_probs = net.evaluate(windows[..., plane_indices(plane_names(), net.planes)])
     return Verdict(float(stone_safe.mean()), [float(p) for p in stone_safe],
                    best_moves(sub, move_probs, top))
 
@@ -104,6 +107,7 @@ def stone_safety(net, sub) -> np.ndarray:
 def run(args) -> int:
     from model.numpy_net import NumpyNet
     from pipeline.planes import plane_names
+    from pipeline.records import plane_indices
     from pipeline.subproblem import load_subproblem
     from solver import ProblemError
     from solver.board import color_letter
@@ -114,9 +118,11 @@ def run(args) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: {args.model}: cannot load the network ({exc})", file=sys.stderr)
         return 1
-    if net.planes != plane_names():
-        print(f"error: {args.model}: trained on planes {net.planes}, but this code computes "
-              f"{plane_names()}; retrain on fresh features", file=sys.stderr)
+    try:
+        plane_indices(plane_names(), net.planes)
+    except ValueError as exc:
+        print(f"error: {args.model}: cannot feed the network: {exc}; retrain it on fresh features",
+              file=sys.stderr)
         return 1
     failed = 0
     for path in args.files:

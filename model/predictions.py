@@ -34,7 +34,7 @@ class SplitPredictions:
 
 
 def predict_split(data_dir: str, split: str, nets: dict, batch_size: int = 1024) -> SplitPredictions:
-    """Evaluate every ``NumpyNet`` of ``nets`` on ``split`` of ``data_dir``."""
+    """Evaluate every ``NumpyNet`` of ``nets`` (all on the same planes) on ``split`` of ``data_dir``."""
     from tqdm import tqdm
 
     from model.dataset import make_dataset
@@ -42,7 +42,9 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_size: int = 1024)
     columns = {key: [] for key in ("safe", "available_moves", "move", "has_move")}
     probability = {name: [] for name in nets}
     best_move = {name: [] for name in nets}
-    dataset = make_dataset(data_dir, split, batch_size, augment=False, shuffle=False, meta=True)
+    (planes,) = {tuple(net.planes) for net in nets.values()}
+    dataset = make_dataset(data_dir, split, batch_size, augment=False, shuffle=False, meta=True,
+                           planes=list(planes))
     for x, targets, meta in tqdm(dataset.as_numpy_iterator(), desc=f"evaluating {split}",
                                  unit="batch", leave=False):
         columns["safe"].append(targets["safe"][:, 0].astype(np.int64))

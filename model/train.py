@@ -1,10 +1,13 @@
 """``tsumego train``: fit the network on the records of ``tsumego features``.
 
-``tsumego train --data DIR --out DIR [--epochs N] [--minutes M] [--seed S]``
+``tsumego train --data DIR --out DIR [--epochs N] [--minutes M] [--seed S]
+[--without PLANE,...]``
 
 Every epoch reads each training record once, through a random window of the
 target block and a random symmetry (``model.dataset``).  Adam with L2 on the
-kernels; the test split's loss is watched after every epoch: the learning
+kernels; ``--without`` leaves planes out (plane names of ``features.json`` or
+plane-group names such as ``tactics``), to measure what they are worth on
+the same records.  The test split's loss is watched after every epoch: the learning
 rate halves when it has not improved for half of ``--patience`` epochs,
 and training stops when it has not improved for ``--patience`` epochs, or
 when the ``--minutes`` budget is spent; the best epoch's weights are kept.
@@ -45,7 +48,29 @@ def register(commands) -> None:
     parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
     parser.add_argument("--move-weight", type=float, default=defaults.move_weight,
                         help="weight of the move head's loss (0 trains the value alone)")
+    parser.add_argument("--without", default="", metavar="PLANE,...",
+                        help="planes to leave out: plane names or plane-group names (e.g. tactics)")
     parser.set_defaults(run=run)
+
+
+def chosen_planes(available: list[str], without: str) -> list[str]:
+    """The planes to train on: ``available`` less the planes or plane groups named in ``without``."""
+    from pipeline.planes import PLANE_GROUPS
+
+    groups = {group.name: group.planes for group in PLANE_GROUPS}
+    dropped = set()
+    for name in filter(None, (word.strip() for word in without.split(","))):
+        if name in available:
+            dropped.add(name)
+        elif name in groups:
+            dropped.update(groups[name])
+        else:
+            raise ValueError(f"--without: {name!r} is neither a plane of the records nor a plane "
+                             f"group ({', '.join(groups)})")
+    planes = [name for name in available if name not in dropped]
+    if not planes:
+        raise ValueError("--without leaves no plane to train on")
+    return planes
 
 
 def read_model_spec(model_dir: str) -> dict:
@@ -67,23 +92,32 @@ def run(args) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"error: {args.data}: cannot read features.json ({exc})", file=sys.stderr)
         return 1
+    try:
+        planes = chosen_planes(spec["planes"], args.without)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     options = NetworkOptions(width=args.width, blocks=args.blocks, l2=args.l2,
                              learning_rate=args.learning_rate, move_weight=args.move_weight)
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     try:
         train = make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
-                             seed=args.seed)
-        test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False)
+                             seed=args.seed, planes=planes)
+        test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False,
+                            planes=planes)
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
 
     counts = spec.get("counts", {})
-    print(f"{args.data}: F = {spec['F']} planes, {counts.get('written_train', '?')} train and "
-          f"{counts.get('written_test', '?')} test records ({spec.get('split', 'problem')} split)")
+    left_out = [name for name in spec["planes"] if name not in planes]
+    print(f"{args.data}: F = {len(planes)} planes"
+          + (f" (left out: {', '.join(left_out)})" if left_out else "")
+          + f", {counts.get('written_train', '?')} train and {counts.get('written_test', '?')} "
+          f"test records ({spec.get('split', 'problem')} split)")
     os.makedirs(os.path.join(args.out, "checkpoints"), exist_ok=True)
-    model = compile_model(build_model(spec["F"], options), options)
+    model = compile_model(build_model(len(planes), options), options)
     stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=args.patience,
                                             restore_best_weights=True, verbose=1)
     budget = wall_clock_budget(args.minutes * 60)
@@ -108,7 +142,7 @@ def run(args) -> int:
         json.dump({"epoch": history.epoch, "history": history.history}, f, indent=1, sort_keys=True)
         f.write("\n")
     summary = {
-        "planes": spec["planes"], "F": spec["F"], "window": spec["window"],
+        "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
         "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
         "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},

@@ -90,6 +90,20 @@ def write_spec(data_dir: str, planes: list[str], counts: dict, **extra) -> str:
     return path
 
 
+def plane_indices(available: list[str], wanted: list[str]) -> list[int]:
+    """Where each of the ``wanted`` planes sits among the ``available`` ones, in wanted order.
+
+    A network may be trained on a subset of the records' planes (to measure
+    what a group of planes is worth); it names its planes, and every reader
+    picks them out of the full windows by name with these indices.
+    """
+    missing = [name for name in wanted if name not in available]
+    if missing:
+        raise ValueError(f"planes {missing} are missing from the {len(available)} planes at hand: "
+                         f"{', '.join(available)}")
+    return [available.index(name) for name in wanted]
+
+
 def read_spec(data_dir: str) -> dict:
     """Read ``features.json`` and check its schema version."""
     path = os.path.join(data_dir, SPEC_FILE)

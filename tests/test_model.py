@@ -125,6 +125,40 @@ def test_the_same_seed_trains_the_same_weights(trained, tmp_path):
     assert packed[0] == packed[1]
 
 
+def test_planes_left_out_are_left_out_of_training_packing_and_reports(trained, tmp_path, capsys):
+    data, _, _ = trained
+    out = tmp_path / "without-noise"
+    assert main(["train", "--data", str(data), "--out", str(out), "--epochs", "1", "--without", "noise",
+                 *TOY_OPTIONS]) == 0
+    spec = json.loads((out / "model.json").read_text())
+    assert spec["planes"] == ["ones", "move_marker", "eye_block"] and spec["F"] == 3
+    assert spec["left_out"] == ["noise"]
+    assert main(["quantize", "--model", str(out)]) == 0
+    assert NumpyNet.load(str(out / "model-5bit.tsq")).planes == spec["planes"]
+    assert main(["report", "--model", str(out), "--out", str(tmp_path / "reports")]) == 0
+    capsys.readouterr()
+    assert main(["train", "--data", str(data), "--out", str(tmp_path / "bad"), "--without", "ladders"]) == 2
+    assert "--without: 'ladders' is neither a plane of the records nor a plane group" in capsys.readouterr().err
+
+
+def test_eval_feeds_a_network_the_planes_it_was_trained_on(tmp_path, capsys):
+    from pipeline.planes import group_named, plane_names
+    from pipeline.subproblem import load_subproblem
+    from pipeline.windows import subproblem_windows
+
+    kept = [name for name in plane_names() if name not in group_named("tactics").planes][::-1]
+    keras_model = small_model(num_planes=len(kept), blocks=1)
+    path = tmp_path / "net.tsq"
+    path.write_bytes(pack(model_tensors(keras_model), 5, {"planes": kept, "window": WINDOW, "width": 40,
+                                                          "blocks": 1}))
+    assert main(["eval", "--model", str(path), "--json", PROBLEM_FILES[0]]) == 0
+    row = json.loads(capsys.readouterr().out)
+    windows, _ = subproblem_windows(load_subproblem(PROBLEM_FILES[0]))
+    picked = np.stack([windows[..., plane_names().index(name)] for name in kept], axis=-1)
+    expected = float(NumpyNet.load(str(path)).evaluate(picked)[0].mean())
+    assert row["safe"] == pytest.approx(expected, abs=1e-4)
+
+
 @pytest.mark.parametrize("bits", range(2, 9))
 @pytest.mark.parametrize("scheme", SCHEMES)
 def test_dequantized_weights_stay_within_half_a_step(bits, scheme):
@@ -272,7 +306,7 @@ def test_eval_refuses_a_network_trained_on_other_planes(tmp_path, capsys):
     keras_model = small_model()
     (tmp_path / "old.tsq").write_bytes(pack(model_tensors(keras_model), 5, meta_for(2)))
     assert main(["eval", "--model", str(tmp_path / "old.tsq"), PROBLEM_FILES[0]]) == 1
-    assert "trained on planes ['ones', 'move_marker'" in capsys.readouterr().err
+    assert "cannot feed the network: planes ['move_marker', 'eye_block', 'noise'] are missing" in capsys.readouterr().err
 
 
 def test_the_numpy_evaluator_does_not_import_tensorflow():
