@@ -44,22 +44,32 @@ def subproblem_files(folder: Path) -> list[Path]:
 
 
 def default_algorithm(folder: Path) -> str:
-    """The search solve-all did not use, so the two labels come from different code."""
-    try:
-        used = json.loads((folder / "settings.json").read_text())["algo"]
-    except (OSError, ValueError, KeyError):
-        return "dfpn"
-    return "dfpn" if used == "dfs" else "dfs"
+    """The search solve-all did not use, so the two labels come from different code.
+
+    ``settings.json`` is in the solve-all folder, which is ``folder`` or, when
+    ``folder`` is its ``subproblems/``, the one above.
+    """
+    for settings in (folder / "settings.json", folder.parent / "settings.json"):
+        try:
+            used = json.loads(settings.read_text())["algo"]
+        except (OSError, ValueError, KeyError):
+            continue
+        return "dfpn" if used == "dfs" else "dfs"
+    return "dfpn"
 
 
 def check_file(path: Path, algo: str, max_nodes: int) -> Check:
-    from pipeline.subproblem import load_subproblem
+    from pipeline.subproblem import parse_subproblem
 
     try:
-        sub = load_subproblem(path)
+        data = path.read_bytes()
+    except OSError as exc:
+        return Check(str(path), "rejected", f"cannot read the file ({exc.strerror})")
+    try:
+        sub = parse_subproblem(data, str(path))
         if sub.safe is None:
             raise ProblemError(str(path), "no TS[] label")
-        solver = Solver(parse_problem(path.read_bytes(), str(path)))
+        solver = Solver(parse_problem(data, str(path)))
     except ProblemError as exc:
         return Check(str(path), "rejected", exc.reason)
     verdict = solver.solve(sub.to_play, ko_master=KO_MASTER, algo=algo, max_nodes=max_nodes)
@@ -73,7 +83,10 @@ def check_file(path: Path, algo: str, max_nodes: int) -> Check:
     if sub.best_move is not None:
         if verdict.winner != sub.to_play:
             return Check(str(path), "disagree", f"TR is set but {color_letter(sub.to_play)} loses")
-        solver.play(*sub.best_move, sub.to_play)
+        if not solver.play(*sub.best_move, sub.to_play):
+            return Check(str(path), "disagree", "the TR move is illegal")
+        if solver.target_captured():
+            return Check(str(path), "agree")  # the TR move captures the target: it wins outright
         reply = solver.solve(3 - sub.to_play, ko_master=KO_MASTER, algo=algo, max_nodes=max_nodes)
         if reply.winner is None:
             return Check(str(path), "unknown", f"{algo} ran out of its {max_nodes} node budget after TR")

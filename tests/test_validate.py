@@ -48,6 +48,25 @@ def test_the_other_search_is_the_default(tmp_path):
     assert default_algorithm(tmp_path) == "dfpn"
     (tmp_path / "settings.json").write_text(json.dumps({"algo": "dfpn"}))
     assert default_algorithm(tmp_path) == "dfs"
+    # DIR may be the subproblems folder itself: the settings are one level up.
+    (tmp_path / "subproblems").mkdir()
+    assert default_algorithm(tmp_path / "subproblems") == "dfs"
+
+
+def test_a_recorded_move_that_captures_the_target_wins(tmp_path, capsys):
+    # White's two corner stones in atari, Black to play: TR captures them at once.
+    atari = "(;FF[4]GM[1]SZ[9]GN[atari]PL[B]AB[ca][bb][ac][bc][cb]AW[aa][ba]MA[aa]TS[0]DS[0]AS[1]TR[ab])\n"
+    folder = tmp_path / "subproblems"
+    folder.mkdir()
+    (folder / "atari.sgf").write_text(atari)
+    # TR in the far corner, among White stones with liberties: suicide for Black.
+    suicide = atari.replace("TR[ab]", "TR[ia]").replace("AW[aa][ba]", "AW[aa][ba][ha][hb][ib]")
+    (folder / "illegal.sgf").write_text(suicide)
+    code, out, _ = _validate(tmp_path, "--algo", "dfs", capsys=capsys)
+    assert code == 1
+    assert out.splitlines() == [f"disagree: {folder / 'illegal.sgf'}: the TR move is illegal",
+                                "validate: sampled 2 of 2 with dfs (seed 0) = agreed 1 + disagreed 1 "
+                                "+ unknown 0 + rejected 0"]
 
 
 def test_labels_of_solve_all_agree_with_df_pn(labelled, tmp_path, capsys):
