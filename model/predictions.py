@@ -55,9 +55,14 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_size: int = 1024)
             safe, move = net.evaluate(x)
             probability[name].append(safe)
             best_move[name].append(move.argmax(axis=1))
-    joined = {key: np.concatenate(parts) if parts else np.zeros(0) for key, parts in columns.items()}
+    def joined(parts, dtype):
+        return np.concatenate(parts) if parts else np.zeros(0, dtype)  # an empty split has no batch
+
     return SplitPredictions(
-        **joined,
-        probability={name: np.concatenate(parts) for name, parts in probability.items()},
-        best_move={name: np.concatenate(parts) for name, parts in best_move.items()},
+        safe=joined(columns["safe"], np.int64),
+        available_moves=joined(columns["available_moves"], np.int64),
+        move=joined(columns["move"], np.int64),
+        has_move=joined(columns["has_move"], bool),
+        probability={name: joined(parts, np.float32) for name, parts in probability.items()},
+        best_move={name: joined(parts, np.int64) for name, parts in best_move.items()},
     )

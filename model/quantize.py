@@ -214,6 +214,10 @@ def run(args) -> int:
 
     from model.train import MODEL_FILE, read_model_spec
 
+    if not 1 <= args.bits <= 16:
+        print(f"error: --bits must be 1..16 (the float file is always written), not {args.bits}",
+              file=sys.stderr)
+        return 2
     try:
         spec = read_model_spec(args.model)
         model = keras.saving.load_model(os.path.join(args.model, MODEL_FILE), compile=False)
@@ -231,9 +235,16 @@ def run(args) -> int:
     if args.no_table:
         return 0
     data = args.data or spec["data"]
-    table = bits_table(tensors, meta, data)
+    try:
+        table = bits_table(tensors, meta, data)
+    except (OSError, ValueError) as exc:
+        print(f"error: {data}: cannot evaluate the test split ({exc})", file=sys.stderr)
+        return 1
+    if table[0]["count"] == 0:
+        print(f"error: {data}: the test split is empty, so there is no error table", file=sys.stderr)
+        return 1
     with open(os.path.join(args.model, BITS_TABLE), "w") as f:
-        json.dump({"data": os.path.abspath(data), "split": "test", "rows": table}, f, indent=2)
+        json.dump({"data": data, "split": "test", "rows": table}, f, indent=2)
         f.write("\n")
     print(f"test error by bits ({table[0]['count']} records of {data}):")
     print("bits  scheme  error   bytes")
@@ -253,5 +264,5 @@ def bits_table(tensors, meta: dict, data_dir: str) -> list[dict]:
     predictions = predict_split(data_dir, "test", nets)
     return [{"bits": bits, "scheme": scheme, "bytes": len(blobs[bits, scheme]),
              "count": int(predictions.safe.size),
-             "error": float(predictions.errors(f"{bits}/{scheme}").mean())}
+             "error": float(predictions.errors(f"{bits}/{scheme}").mean()) if predictions.safe.size else None}
             for bits, scheme in variants]

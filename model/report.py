@@ -57,7 +57,11 @@ def run(args) -> int:
               file=sys.stderr)
         return 1
     data = args.data or spec["data"]
-    predictions = predict_split(data, "test", nets)
+    try:
+        predictions = predict_split(data, "test", nets)
+    except (OSError, ValueError) as exc:
+        print(f"error: {data}: cannot evaluate the test split ({exc})", file=sys.stderr)
+        return 1
     if predictions.safe.size == 0:
         print(f"error: {data}: the test split is empty", file=sys.stderr)
         return 1

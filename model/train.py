@@ -109,6 +109,10 @@ def run(args) -> int:
     except FileNotFoundError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    if not any(True for _ in test.take(1)):
+        print(f"error: {args.data}: the test split is empty, and early stopping watches it "
+              "(write the features with a larger --test-fraction)", file=sys.stderr)
+        return 1
 
     counts = spec.get("counts", {})
     left_out = [name for name in spec["planes"] if name not in planes]

@@ -64,6 +64,17 @@ def _value(properties: dict, name: str, source: str) -> str:
         raise ProblemError(source, f"a tree node has no readable {name}[]") from None
 
 
+def _point(properties: dict, name: str, board: Board, source: str) -> tuple[int, int]:
+    """The point of a node's ``name`` property, which must be on the board."""
+    raw = _value(properties, name, source)
+    if len(raw) != 2 or not all("a" <= c <= "s" for c in raw):
+        raise ProblemError(source, f"a tree node's {name}[{raw}] is not a point")
+    x, y = parse_sgf_point(raw)
+    if not (0 <= x < board.size and 0 <= y < board.size):
+        raise ProblemError(source, f"a tree node's {name}[{raw}] is off the board")
+    return x, y
+
+
 def _walk(tree: sgf_grammar.Coarse_game_tree, board: Board, start: Subproblem,
           source: str) -> Iterator[Subproblem]:
     """The subproblems of a coarse game tree's moves, in preorder."""
@@ -71,16 +82,17 @@ def _walk(tree: sgf_grammar.Coarse_game_tree, board: Board, start: Subproblem,
     try:
         for properties in tree.sequence:
             letter = "B" if "B" in properties else "W"
-            x, y = parse_sgf_point(_value(properties, letter, source))
-            if not (0 <= x < board.size and 0 <= y < board.size) or \
-                    board.play(x, y, COLOR_OF_LETTER[letter]) < 0:
+            x, y = _point(properties, letter, board, source)
+            if board.play(x, y, COLOR_OF_LETTER[letter]) < 0:
                 raise ProblemError(source, f"the tree move {letter}[{sgf_point(x, y)}] cannot be played")
             played += 1
-            best = properties.get("TR")
+            area = _value(properties, "AS", source)
+            if not area.isdigit():
+                raise ProblemError(source, f"a tree node's AS[{area}] is not a count")
             yield Subproblem(size=start.size, stones=board.to_array(), target=start.target,
                              to_play=start.to_play, safe=_value(properties, "TS", source) == "1",
-                             available_moves=int(_value(properties, "AS", source)),
-                             best_move=parse_sgf_point(best[0].decode()) if best else None,
+                             available_moves=int(area),
+                             best_move=_point(properties, "TR", board, source) if "TR" in properties else None,
                              source=start.source)
         for child in tree.children:
             yield from _walk(child, board, start, source)

@@ -114,6 +114,21 @@ def test_report_tables_count_every_test_record(trained):
     assert int(by_size["all"]["wrong moves float"]) <= 0.05 * int(by_size["all"]["with move"])
 
 
+def test_an_empty_test_split_is_an_error_not_a_crash(trained, tmp_path, capsys):
+    _, model_dir, _ = trained
+    empty = tmp_path / "records"
+    empty.mkdir()
+    write_toy_records(str(empty), counts={"train": 20, "test": 0})
+    assert main(["quantize", "--model", str(model_dir), "--data", str(empty), "--out",
+                 str(tmp_path / "net.tsq")]) == 1
+    assert f"error: {empty}: the test split is empty" in capsys.readouterr().err
+    assert main(["report", "--model", str(model_dir), "--data", str(empty), "--out",
+                 str(tmp_path / "reports")]) == 1
+    assert f"error: {empty}: the test split is empty" in capsys.readouterr().err
+    assert main(["train", "--data", str(empty), "--out", str(tmp_path / "model")]) == 1
+    assert f"error: {empty}: the test split is empty" in capsys.readouterr().err
+
+
 def test_the_same_seed_trains_the_same_weights(trained, tmp_path):
     data, _, _ = trained
     packed = []

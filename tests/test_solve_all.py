@@ -210,6 +210,26 @@ def test_a_rerun_after_problems_changed_gives_the_files_of_a_fresh_run(run, tmp_
     assert not (out / "trees/copy/nine.sgf").exists()
 
 
+# The first move of a tree, its TR and its AS damaged (the roots stay intact).
+@pytest.mark.parametrize("damage", [
+    (r";([BW])\[[a-s]{2}\]", r";\1[]", "W[] is not a point"),
+    (r"(;[BW]\[[a-s]{2}\]TS\[\d\]AS\[\d+\])TR\[[a-s]{2}\]", r"\1TR[ss]", "TR[ss] is off the board"),
+    (r"(;[BW]\[[a-s]{2}\]TS\[\d\])AS\[\d+\]", r"\1AS[seven]", "AS[seven] is not a count")])
+def test_a_damaged_tree_file_goes_to_the_dead_letters(run, tmp_path, capsys, damage):
+    import re
+
+    problems, first = run
+    out = tmp_path / "solve-all"
+    shutil.copytree(first, out)
+    tree = out / "trees/corner/nine.sgf"
+    pattern, replacement, reason = damage
+    tree.write_text(re.sub(pattern, replacement, tree.read_text(), count=1))
+    summary = _solve_all(problems, out, capsys=capsys)
+    assert "problems read 6 = expanded 3 (4 in earlier runs) + rejected 3" in summary
+    dead = [json.loads(line) for line in (out / "dead-letter.jsonl").read_text().splitlines()]
+    assert any(row["file"] == str(tree) and reason in row["reason"] for row in dead)
+
+
 def test_other_settings_in_the_same_folder_are_refused(run, capsys):
     problems, out = run
     assert main(["solve-all", "--problems", str(problems), "--out", str(out), "--max-depth", "3",
