@@ -36,7 +36,12 @@ def parse_example(serialized, num_planes: int, keep=None) -> dict:
     ``keep``, when given, lists the indices of the planes to keep, in order.
     """
     record = tf.io.parse_single_example(serialized, record_description())
-    planes = tf.reshape(tf.io.decode_raw(record["planes"], tf.uint8), [-1, WINDOW, WINDOW, num_planes])
+    # A record written with other planes could reshape without error into wrong windows.
+    check = tf.debugging.assert_equal(record["planes_count"], tf.constant(num_planes, tf.int64),
+                                      message="a record's planes_count differs from features.json's F")
+    with tf.control_dependencies([check]):
+        raw = tf.io.decode_raw(record["planes"], tf.uint8)
+    planes = tf.reshape(raw, [-1, WINDOW, WINDOW, num_planes])
     record["planes"] = planes if keep is None else tf.gather(planes, keep, axis=-1)
     record["move"] = tf.sparse.to_dense(record["move"], default_value=-1)
     return record

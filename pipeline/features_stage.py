@@ -232,7 +232,7 @@ def cmd_features(args) -> int:
     if not args.subproblems or not args.out:
         print("error: features needs --subproblems DIR and --out DIR (or --show FILE.sgf)", file=sys.stderr)
         return 2
-    if not os.path.isdir(args.subproblems):
+    if "://" not in args.subproblems and not os.path.isdir(args.subproblems):
         print(f"error: {args.subproblems}: not a folder of subproblem SGF files", file=sys.stderr)
         return 1
     if not 0 <= args.test_fraction <= 1 or args.train_shards < 1 or args.test_shards < 1:
@@ -247,6 +247,9 @@ def cmd_features(args) -> int:
           f"{counts['written_test']} test, rejected {counts['rejected']} -> {args.out}")
     if counts["read"] == 0:
         print(f"error: {args.subproblems}: no *.sgf files", file=sys.stderr)
+        return 1
+    if counts["rejected"] == counts["read"]:
+        print(f"error: {args.subproblems}: every file was rejected", file=sys.stderr)
         return 1
     return 0
 

@@ -81,12 +81,13 @@ def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
 
 def write_spec(data_dir: str, planes: list[str], counts: dict, **extra) -> str:
     """Write ``features.json``; returns its path."""
+    import tensorflow as tf  # its file API reads and writes buckets as well as local folders
+
     spec = {"schema_version": SCHEMA_VERSION, "window": WINDOW, "planes": list(planes),
             "F": len(planes), "counts": counts, **extra}
     path = os.path.join(data_dir, SPEC_FILE)
-    with open(path, "w") as f:
-        json.dump(spec, f, indent=2, sort_keys=True)
-        f.write("\n")
+    with tf.io.gfile.GFile(path, "w") as f:
+        f.write(json.dumps(spec, indent=2, sort_keys=True) + "\n")
     return path
 
 
@@ -106,9 +107,13 @@ def plane_indices(available: list[str], wanted: list[str]) -> list[int]:
 
 def read_spec(data_dir: str) -> dict:
     """Read ``features.json`` and check its schema version."""
+    import tensorflow as tf
+
     path = os.path.join(data_dir, SPEC_FILE)
-    with open(path) as f:
-        spec = json.load(f)
+    if not tf.io.gfile.exists(path):
+        raise FileNotFoundError(f"{path}: no such file (run tsumego features first)")
+    with tf.io.gfile.GFile(path) as f:
+        spec = json.loads(f.read())
     if spec.get("schema_version") != SCHEMA_VERSION:
         raise ValueError(f"{path}: schema version {spec.get('schema_version')}, "
                          f"this code reads {SCHEMA_VERSION}")

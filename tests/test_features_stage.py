@@ -115,6 +115,23 @@ def test_records_read_back_equal_the_windows_labels_and_moves(stage):
     assert any((r["move"] >= 0).any() for _, r in records.values())
 
 
+def test_records_of_other_planes_are_refused_by_the_reader(stage, tmp_path):
+    import shutil
+
+    import tensorflow as tf
+
+    from model.dataset import make_dataset
+
+    root, _, _ = stage
+    data = tmp_path / "records"
+    shutil.copytree(root / "out", data)
+    spec = json.loads((data / "features.json").read_text())
+    spec["planes"], spec["F"] = spec["planes"][:-1], spec["F"] - 1
+    (data / "features.json").write_text(json.dumps(spec))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="planes_count differs from features.json"):
+        list(make_dataset(str(data), "train", batch_size=4, augment=False, shuffle=False).take(1))
+
+
 def test_the_split_keeps_each_problem_on_one_side(stage):
     root, subs, _ = stage
     split_of_problem = {}
@@ -239,3 +256,14 @@ def test_the_command_reports_counts_and_rejects_a_missing_folder(stage, tmp_path
     captured = capsys.readouterr()
     assert f"read {len(subs) + len(BAD)}" in captured.out and f"rejected {len(BAD)}" in captured.out
     assert sum("error:" in line for line in captured.err.splitlines()) == len(BAD)
+
+
+def test_a_run_where_every_file_is_rejected_fails(tmp_path, capsys):
+    folder = tmp_path / "subproblems"
+    folder.mkdir()
+    for name, data in BAD.items():
+        (folder / name).write_bytes(data)
+    assert main(["features", "--subproblems", str(folder), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert f"error: {folder}: every file was rejected" in err
+    assert sum(line.startswith("error:") for line in err.splitlines()) == len(BAD) + 1
