@@ -113,6 +113,9 @@ def run(args) -> int:
     from solver.board import color_letter
     from solver.problem import sgf_point
 
+    if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
+        print(f"error: --picture {args.picture}: the name must end in .png or .svg", file=sys.stderr)
+        return 2
     try:
         net = NumpyNet.load(args.model)
     except (OSError, ValueError) as exc:

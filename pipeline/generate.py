@@ -377,6 +377,9 @@ def cmd_generate(args) -> int:
         print(f"error: need 1 <= --min-area ({args.min_area}) <= --max-area ({args.max_area})",
               file=sys.stderr)
         return 2
+    if args.seed < 0 or args.count < 0:
+        print("error: --seed and --count must not be negative", file=sys.stderr)
+        return 2
     settings = Settings(kind=args.kind, min_area=args.min_area, max_area=args.max_area,
                         to_play=args.to_play, node_budget=args.max_nodes)
     started = time.perf_counter()

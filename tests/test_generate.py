@@ -96,3 +96,8 @@ def test_bad_area_range_is_one_clear_error(tmp_path, capsys):
                  "--min-area", "9", "--max-area", "5"]) == 2
     assert "--min-area (9) <= --max-area (5)" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
+
+
+def test_a_negative_seed_is_one_clear_error(tmp_path, capsys):
+    assert main(["generate", "--count", "1", "--seed", "-3", "--out", str(tmp_path)]) == 2
+    assert "--seed and --count must not be negative" in capsys.readouterr().err

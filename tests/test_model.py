@@ -269,8 +269,9 @@ def test_numpy_evaluator_equals_keras(blocks):
     np.testing.assert_allclose(move, expected["move"].numpy(), atol=1e-5)
 
 
-PROBLEM_FILES = ["sgf-problems/eye-shapes/bent-three-corner-kill.sgf",
-                 "sgf-problems/eye-shapes/bulky-five-corner-live.sgf"]
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PROBLEM_FILES = [os.path.join(REPOSITORY, "sgf-problems", "eye-shapes", name)
+                 for name in ("bent-three-corner-kill.sgf", "bulky-five-corner-live.sgf")]
 
 
 def packed_for_current_planes(path, bits=5):
@@ -289,8 +290,7 @@ def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
     from pipeline.subproblem import load_subproblem
     from pipeline.windows import subproblem_windows
 
-    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    files = [os.path.join(repo, f) for f in PROBLEM_FILES]
+    files = PROBLEM_FILES
     net = packed_for_current_planes(tmp_path / "net.tsq")
     broken = tmp_path / "broken.sgf"
     broken.write_text("(;SZ[9]AB[aa]PL[B])")
@@ -300,6 +300,8 @@ def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert code == 1
     assert err.strip().splitlines() == [f"error: {broken}: no MA[] property: the target group is not marked"]
+    assert main(["eval", "--model", str(tmp_path / "net.tsq"), "--picture", "board.jpg", files[0]]) == 2
+    assert "the name must end in .png or .svg" in capsys.readouterr().err
     rows = [json.loads(line) for line in out.splitlines()]
     assert [row["file"] for row in rows] == files
     for row, path in zip(rows, files):
