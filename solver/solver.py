@@ -135,13 +135,14 @@ class Solver:
         while True:
             self.counters[ABORT] = 0
             self.counters[TAGS] = 0
-            self.counters[TABLE_COUNT] = len(table)
+            self.counters[TABLE_COUNT] = table.count
             if algo == "dfs":
                 result = dfs.search(self.context, table.keys, table.values, to_play, km, depth)
             else:
                 salt = np.uint64(0x5851F42D4C957F2D) * np.uint64(self.solves + 1)
                 result = dfpn.solve(self.context, table.keys, table.values, self.dfpn_scratch,
                                     salt, to_play, km, depth)
+            table.count = int(self.counters[TABLE_COUNT])
             if self.counters[ABORT] != ABORT_TABLE_FULL:
                 break
             table.grow()

@@ -82,19 +82,26 @@ def rehash(old_keys, old_values, new_keys, new_values):
 
 
 class Table:
-    """A growable table of ``values`` (any numpy record shape) keyed by uint64."""
+    """A growable table of ``values`` (any numpy record shape) keyed by uint64.
+
+    ``count`` is the number of entries.  The searches insert through
+    :func:`table_claim`, which keeps the count in ``counters[TABLE_COUNT]``;
+    the caller hands it over before a search and takes it back after, so it
+    is never recounted (a scan of the keys costs more than most solves).
+    """
 
     def __init__(self, log2_size: int, value_shape: tuple = (), value_dtype=np.int64):
         self.keys = np.zeros(1 << log2_size, dtype=np.uint64)
         self.values = np.zeros((1 << log2_size,) + value_shape, dtype=value_dtype)
+        self.count = 0
 
     def grow(self) -> int:
         """Quadruple the size keeping every entry; returns the entry count."""
         keys = np.zeros(self.keys.size * 4, dtype=np.uint64)
         values = np.zeros((keys.size,) + self.values.shape[1:], dtype=self.values.dtype)
-        n = rehash(self.keys, self.values, keys, values)
+        self.count = rehash(self.keys, self.values, keys, values)
         self.keys, self.values = keys, values
-        return n
+        return self.count
 
     def __len__(self) -> int:
-        return int(np.count_nonzero(self.keys))
+        return self.count
