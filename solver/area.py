@@ -17,14 +17,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from .board import EMPTY
+from .jit import kernel
 from .problem import Problem, ProblemError
 
 DEFAULT_MAX_AREA = 40
 
-_ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
-_EIGHT = _ORTHOGONAL + ((1, 1), (1, -1), (-1, 1), (-1, -1))
+# Neighbour steps (dx, dy): the four orthogonal ones first, then the diagonals.
+_STEPS = np.array([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -33,81 +35,119 @@ class SearchArea:
     safe: np.ndarray                      # bool [y, x]: stones that cannot be captured
 
 
-def _neighbours(x, y, size, steps=_ORTHOGONAL):
-    for dx, dy in steps:
-        u, v = x + dx, y + dy
-        if 0 <= u < size and 0 <= v < size:
-            yield u, v
+@kernel
+def _flood(stones, x, y, steps, into, mark, stamp, queue):
+    """Every point reached from (x, y) by the first ``steps`` of _STEPS (4 or 8) over accepted points.
 
-
-def _block(stones, x, y):
-    color = stones[y, x]
+    ``into`` > 0 accepts that colour (so 4 steps give a block); ``into`` < 0
+    accepts every point but the colour ``-into``.  The points go to
+    queue[:n], each marked with ``stamp``; returns n.
+    """
     size = stones.shape[0]
-    seen = {(x, y)}
-    todo = [(x, y)]
-    while todo:
-        p = todo.pop()
-        for q in _neighbours(*p, size):
-            if q not in seen and stones[q[1], q[0]] == color:
-                seen.add(q)
-                todo.append(q)
-    return seen
+    mark[y, x] = stamp
+    queue[0, 0], queue[0, 1] = x, y
+    n, i = 1, 0
+    while i < n:
+        px, py = queue[i, 0], queue[i, 1]
+        i += 1
+        for k in range(steps):
+            u, v = px + _STEPS[k, 0], py + _STEPS[k, 1]
+            if 0 <= u < size and 0 <= v < size and mark[v, u] != stamp:
+                c = stones[v, u]
+                if (into >= 0 and c == into) or (into < 0 and c != -into):
+                    mark[v, u] = stamp
+                    queue[n, 0], queue[n, 1] = u, v
+                    n += 1
+    return n
 
 
-def _liberties(stones, block):
+@njit(cache=True)  # allocates its masks: an entry point, not a kernel
+def _area_and_safe(stones, tx, ty, attacker):
+    """(area, safe, has_wall): bool [y, x] masks of the search area and of uncapturable stones.
+
+    The region is every non-attacker point reached from the target through the
+    eight steps; attacker blocks touching it orthogonally with at most one
+    liberty outside it join the area with their liberties (they may be
+    captured); a block with more is outer wall.  The target block is no move.
+    A stone is safe when its block has a liberty outside the area.
+    """
     size = stones.shape[0]
-    return {q for p in block for q in _neighbours(*p, size) if stones[q[1], q[0]] == EMPTY}
+    mark = np.zeros((size, size), dtype=np.int64)
+    queue = np.empty((size * size, 2), dtype=np.int64)
+    block = np.empty((size * size, 2), dtype=np.int64)
+    region = np.zeros((size, size), dtype=np.bool_)
+    n = _flood(stones, tx, ty, 8, -attacker, mark, 1, queue)
+    for i in range(n):
+        region[queue[i, 1], queue[i, 0]] = True
+    area = region.copy()
+    stamp = 1
+    has_wall = False
+    done = np.zeros((size, size), dtype=np.bool_)
+    for i in range(n):
+        px, py = queue[i, 0], queue[i, 1]
+        for k in range(4):
+            u, v = px + _STEPS[k, 0], py + _STEPS[k, 1]
+            if not (0 <= u < size and 0 <= v < size) or stones[v, u] != attacker or done[v, u]:
+                continue
+            stamp += 1
+            m = _flood(stones, u, v, 4, attacker, mark, stamp, block)
+            outside = 0
+            stamp += 1
+            for j in range(m):
+                done[block[j, 1], block[j, 0]] = True
+                for d in range(4):
+                    a, b = block[j, 0] + _STEPS[d, 0], block[j, 1] + _STEPS[d, 1]
+                    if 0 <= a < size and 0 <= b < size and stones[b, a] == EMPTY and mark[b, a] != stamp:
+                        mark[b, a] = stamp
+                        if not region[b, a]:
+                            outside += 1
+            if outside > 1:
+                has_wall = True
+                continue
+            for j in range(m):
+                area[block[j, 1], block[j, 0]] = True
+                for d in range(4):
+                    a, b = block[j, 0] + _STEPS[d, 0], block[j, 1] + _STEPS[d, 1]
+                    if 0 <= a < size and 0 <= b < size and stones[b, a] == EMPTY:
+                        area[b, a] = True
+    stamp += 1
+    m = _flood(stones, tx, ty, 4, stones[ty, tx], mark, stamp, block)
+    for j in range(m):
+        area[block[j, 1], block[j, 0]] = False
+
+    safe = np.zeros((size, size), dtype=np.bool_)
+    seen = np.zeros((size, size), dtype=np.bool_)
+    for y in range(size):
+        for x in range(size):
+            if stones[y, x] == EMPTY or seen[y, x]:
+                continue
+            stamp += 1
+            m = _flood(stones, x, y, 4, stones[y, x], mark, stamp, block)
+            free = False
+            for j in range(m):
+                seen[block[j, 1], block[j, 0]] = True
+                for d in range(4):
+                    a, b = block[j, 0] + _STEPS[d, 0], block[j, 1] + _STEPS[d, 1]
+                    if 0 <= a < size and 0 <= b < size and stones[b, a] == EMPTY and not area[b, a]:
+                        free = True
+            if free:
+                for j in range(m):
+                    safe[block[j, 1], block[j, 0]] = True
+    return area, safe, has_wall
 
 
 def search_area(problem: Problem, max_area: int = DEFAULT_MAX_AREA) -> SearchArea:
-    stones = problem.stones
-    size = problem.size
-    attacker = problem.attacker
-
-    region = {problem.target}
-    todo = [problem.target]
-    while todo:
-        p = todo.pop()
-        for q in _neighbours(*p, size, _EIGHT):
-            if q not in region and stones[q[1], q[0]] != attacker:
-                region.add(q)
-                todo.append(q)
-
-    area = set(region)
-    has_wall = False
-    seen = set()
-    for p in region:
-        for q in _neighbours(*p, size):
-            if stones[q[1], q[0]] != attacker or q in seen:
-                continue
-            block = _block(stones, *q)
-            seen |= block
-            liberties = _liberties(stones, block)
-            if len(liberties - region) > 1:
-                has_wall = True
-            else:
-                area |= block | liberties
+    stones = np.ascontiguousarray(problem.stones, dtype=np.int8)
+    x, y = problem.target
+    area, safe, has_wall = _area_and_safe(stones, x, y, problem.attacker)
     if not has_wall:
         raise ProblemError(problem.source,
                            "open wall: no attacker block around the target has two liberties outside the area")
-
-    area -= _block(stones, *problem.target)
     # Occupied points stay in the area: their stones may be captured.
-    moves = tuple(sorted(area, key=lambda p: (p[1], p[0])))
-    empty = sum(1 for x, y in moves if stones[y, x] == EMPTY)
+    ys, xs = np.nonzero(area)                 # row-major order
+    moves = tuple(zip(xs.tolist(), ys.tolist()))
+    empty = int(np.count_nonzero(area & (stones == EMPTY)))
     if empty > max_area:
         raise ProblemError(problem.source,
                            f"search area of {empty} empty points exceeds the limit of {max_area} (is the wall open?)")
-
-    safe = np.zeros_like(stones, dtype=bool)
-    done = set()
-    for y, x in zip(*np.nonzero(stones)):
-        p = (int(x), int(y))
-        if p in done:
-            continue
-        block = _block(stones, *p)
-        done |= block
-        if any(q not in area for q in _liberties(stones, block)):
-            for u, v in block:
-                safe[v, u] = True
     return SearchArea(points=moves, safe=safe)

@@ -77,7 +77,9 @@ class Solver:
         self.tables = {"dfs": Table(table_log2), "dfpn": Table(table_log2, (dfpn.VALUE_FIELDS,), np.int64)}
         self.solves = 0
         self.counters = np.zeros(COUNTERS_SIZE, dtype=np.int64)
-        points = np.array([self.board.point(x, y) for x, y in self.area.points], dtype=np.int32)
+        # the area's points as flat board indices, in the order of area.points
+        self.area_cells = points = np.array([self.board.point(x, y) for x, y in self.area.points],
+                                            dtype=np.int32)
         rows = MAX_DEPTH + 2
         width = points.size + 1
         b = self.board
@@ -97,11 +99,12 @@ class Solver:
     @property
     def area_size(self) -> int:
         """Empty points of the search area in the current position."""
-        return sum(1 for x, y in self.area.points if self.board.get(x, y) == EMPTY)
+        return int(np.count_nonzero(self.board.cells[self.area_cells] == EMPTY))
 
     def moves(self) -> list[tuple[int, int]]:
         """Empty points of the search area, row by row."""
-        return [(x, y) for x, y in self.area.points if self.board.get(x, y) == EMPTY]
+        points = self.area.points
+        return [points[i] for i in np.flatnonzero(self.board.cells[self.area_cells] == EMPTY)]
 
     def play(self, x: int, y: int, color: int) -> bool:
         """Play a move by the rules (repetition is left to the search); False if illegal."""

@@ -7,8 +7,9 @@ from numba.core.registry import CPUDispatcher
 import solver
 
 # Compiled functions that allocate their scratch arrays, so they need numba's
-# reference counting; each runs once per solve or per board, never per node.
-ENTRY_POINTS = {"solver.dfpn.solve", "solver.table.rehash", "solver.tactics.tactical_maps"}
+# reference counting; each runs once per position, solve or board, never per node.
+ENTRY_POINTS = {"solver.area._area_and_safe", "solver.dfpn.solve", "solver.table.rehash",
+                "solver.tactics.tactical_maps"}
 
 
 def compiled_functions():
