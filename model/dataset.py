@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from pipeline.records import WINDOW, plane_indices, read_spec, shard_pattern
-
-MOVES = WINDOW * WINDOW
+from pipeline.records import MOVES, WINDOW, plane_indices, read_spec, shard_pattern
 
 
 def record_description() -> dict:

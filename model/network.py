@@ -21,9 +21,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from pipeline.records import WINDOW
-
-MOVES = WINDOW * WINDOW
+from pipeline.records import MOVES, WINDOW
 
 
 @dataclass(frozen=True)

@@ -144,7 +144,9 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         "# Summary",
         "",
         f"Test split of `{data}` ({spec.get('split', 'problem')} split): "
-        f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.",
+        f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.  Each record is "
+        "scored on one window, centred on the first stone of the target block in row order "
+        "(`tsumego eval` averages every stone's window).",
         "",
         "| network | accuracy | file bytes |",
         "|---|---:|---:|",
@@ -156,7 +158,9 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         f"Move head (float): top point is the `TR` move in {move_accuracy:.4f} of the "
         f"{int(moves)} records with one inside the window.",
         "",
-        f"Network: F = {spec['F']} planes, width {options['width']}, {options['blocks']} residual "
+        f"Network: F = {spec['F']} planes"
+        + (f" (left out: {', '.join(spec['left_out'])})" if spec.get("left_out") else "")
+        + f", width {options['width']}, {options['blocks']} residual "
         f"block(s), L2 {options['l2']}, move loss weight {options['move_weight']}.  "
         f"Training: seed {spec['seed']}, {spec['epochs_run']} epochs in {spec['seconds']:.0f} s "
         f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}.",

@@ -34,6 +34,7 @@ import numpy as np
 
 SCHEMA_VERSION = 1
 WINDOW = 11
+MOVES = WINDOW * WINDOW   # a move is row * WINDOW + col inside a window
 SPEC_FILE = "features.json"
 SPLITS = ("train", "test")
 

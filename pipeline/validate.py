@@ -23,10 +23,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.expand import KO_MASTER
 from solver import ALGORITHMS, ProblemError, Solver, parse_problem
 from solver.board import color_letter
-
-KO_MASTER = "attacker"
 
 
 @dataclass(frozen=True)
