@@ -100,11 +100,12 @@ def problem_from_game(game: sgf.Sgf_game, source: str, require_to_play: bool = T
         marks = root.get("MA") if root.has_property("MA") else set()
         stubs = root.get("SQ") if root.has_property("SQ") else set()
         to_play = None
-        if root.has_property("PL"):
-            raw = root.get_raw("PL").strip().lower()
-            if raw not in (b"b", b"w"):
+        # An empty PL[] says no more than a missing one: who moves first is not given.
+        if root.has_property("PL") and root.get_raw("PL").strip():
+            raw = root.get_raw("PL").strip()
+            if raw.lower() not in (b"b", b"w"):
                 raise ProblemError(source, f"PL[{raw.decode(errors='replace')}] must be B or W")
-            to_play = raw.decode()
+            to_play = raw.lower().decode()
     except ValueError as exc:
         if isinstance(exc, ProblemError):
             raise
@@ -129,7 +130,7 @@ def problem_from_game(game: sgf.Sgf_game, source: str, require_to_play: bool = T
     if defender == EMPTY:
         raise ProblemError(source, f"MA[{sgf_point(*target)}] is on an empty point, not on a stone")
     if to_play is None and require_to_play:
-        raise ProblemError(source, "no PL[] property: who moves first is not given")
+        raise ProblemError(source, "no PL[] property (or an empty one): who moves first is not given")
 
     stub_points = []
     for row, col in sorted(stubs):

@@ -39,8 +39,15 @@ def test_missing_player():
     assert "no PL[]" in error_of(GOOD.replace(b"PL[B]", b""))
 
 
-def test_empty_player():
-    assert "must be B or W" in error_of(GOOD.replace(b"PL[B]", b"PL[]"))
+def test_empty_or_bad_player():
+    assert "no PL[] property (or an empty one)" in error_of(GOOD.replace(b"PL[B]", b"PL[]"))
+    assert "PL[X] must be B or W" in error_of(GOOD.replace(b"PL[B]", b"PL[X]"))
+
+
+def test_an_empty_player_is_no_player_where_none_is_needed():
+    from solver import parse_problem
+
+    assert parse_problem(GOOD.replace(b"PL[B]", b"PL[]"), "good", require_to_play=False).to_play is None
 
 
 def test_board_larger_than_19():
