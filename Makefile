@@ -22,7 +22,7 @@ MIN_AREA ?= 7
 SOLVE_ALL_BEAM ?= --direct_num_workers 0 --direct_running_mode multi_processing
 SAMPLE ?= 200
 
-.PHONY: all install test bench solve clean train quantize report eval features generate solve-all validate check-dfpn
+.PHONY: all install test bench solve clean train quantize report eval features generate solve-all validate check-dfpn check-labels
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -58,6 +58,10 @@ bench: $(STAMP)
 # masters: verdicts, winning moves, nodes and seconds (the tests check a subset).
 check-dfpn: $(STAMP)
 	$(BIN)/python -m bench.dfpn_agreement --problems ../shared/sgf-problems
+
+# Re-solve $(SAMPLE) random subproblems of solve-all with tsumego.js (the reference solver).
+check-labels: $(STAMP)
+	$(BIN)/python -m bench.peer_labels $(OUT)/solve-all --sample $(SAMPLE) --seed $(SEED)
 
 # Solve every problem of $(PROBLEMS) for the side in PL[].
 solve: $(STAMP)

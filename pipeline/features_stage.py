@@ -151,6 +151,8 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
 
     results = (pipeline
                | "Match" >> fileio.MatchFiles(os.path.join(subproblems, "*.sgf"))
+               # The matches come out of one glob in one bundle: spread them over the workers.
+               | "Spread" >> beam.Reshuffle()
                | "Read" >> fileio.ReadMatches()
                | "Windows" >> beam.ParDo(ToRecord()).with_outputs("dead", main="records"))
     every_shard = [((split, shard), None) for split in SPLITS for shard in range(settings.shards(split))]
