@@ -83,6 +83,26 @@ def _outputs(window, move, record):
     return x, targets, weights
 
 
+def _records(data_dir: str, split: str, planes: list[str] | None, shuffle_seed: int | None = None):
+    """The parsed records of one split (``parse_example``), in file order unless shuffled."""
+    spec = read_spec(data_dir)
+    files = tf.io.gfile.glob(shard_pattern(data_dir, split))
+    if not files:
+        raise FileNotFoundError(f"no {split} shards in {data_dir}")
+    num_planes = spec["F"]
+    keep = None if planes is None or planes == spec["planes"] else plane_indices(spec["planes"], planes)
+    ds = tf.data.TFRecordDataset(sorted(files), compression_type="ZLIB")
+    if shuffle_seed is not None:
+        ds = ds.shuffle(50_000, seed=shuffle_seed, reshuffle_each_iteration=True)
+    return ds.map(lambda s: parse_example(s, num_planes, keep), num_parallel_calls=tf.data.AUTOTUNE,
+                  deterministic=True)
+
+
+def whole_records(data_dir: str, split: str, planes: list[str] | None = None):
+    """Every record of ``split`` with all its windows, as numpy dicts, in file order (for reports)."""
+    return _records(data_dir, split, planes).prefetch(tf.data.AUTOTUNE).as_numpy_iterator()
+
+
 def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: bool = True,
                  shuffle: bool = True, seed: int = 0, meta: bool = False,
                  planes: list[str] | None = None) -> tf.data.Dataset:
@@ -96,18 +116,7 @@ def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: b
     ``defender_first``, ``problem``, ``subproblem`` and ``has_move``, for
     reports.
     """
-    spec = read_spec(data_dir)
-    files = tf.io.gfile.glob(shard_pattern(data_dir, split))
-    if not files:
-        raise FileNotFoundError(f"no {split} shards in {data_dir}")
-    files = sorted(files)
-    num_planes = spec["F"]
-    keep = None if planes is None or planes == spec["planes"] else plane_indices(spec["planes"], planes)
-    ds = tf.data.TFRecordDataset(files, compression_type="ZLIB")
-    if shuffle:
-        ds = ds.shuffle(50_000, seed=seed, reshuffle_each_iteration=True)
-    ds = ds.map(lambda s: parse_example(s, num_planes, keep), num_parallel_calls=tf.data.AUTOTUNE,
-                deterministic=True)
+    ds = _records(data_dir, split, planes, shuffle_seed=seed if shuffle else None)
     if augment:
         seeds = tf.data.Dataset.random(seed=seed).batch(2)
         ds = tf.data.Dataset.zip((ds, seeds)).map(

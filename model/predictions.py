@@ -2,9 +2,11 @@
 
 The quantization table and the reports both need, for every test record, its
 label, its size (``AS``) and move target next to the predictions of several
-networks (float, 5-bit, ...).  Each record is read once, through the
-evaluation view of ``model.dataset`` (the first window, no symmetry), and fed
-to every network.
+networks (float, 5-bit, ...).  Each record is read once and every network
+sees all its windows, one per stone of the target block: a record's P(safe)
+is the mean over its windows, which is what ``tsumego eval`` answers for a
+position; the move head is read on the first window, whose ``TR`` index the
+record holds.
 """
 from __future__ import annotations
 
@@ -19,10 +21,10 @@ class SplitPredictions:
 
     safe: np.ndarray              # 0/1 label, [N]
     available_moves: np.ndarray   # AS, [N]
-    move: np.ndarray              # TR index in the window, [N] (meaningful where has_move)
+    move: np.ndarray              # TR index in the first window, [N] (meaningful where has_move)
     has_move: np.ndarray          # bool, [N]
-    probability: dict[str, np.ndarray]   # network name -> P(safe), [N]
-    best_move: dict[str, np.ndarray]     # network name -> argmax of the move head, [N]
+    probability: dict[str, np.ndarray]   # network name -> P(safe), mean over the windows, [N]
+    best_move: dict[str, np.ndarray]     # network name -> argmax of the first window's move head, [N]
 
     def errors(self, name: str) -> np.ndarray:
         """bool [N]: the network's thresholded answer differs from the label."""
@@ -33,36 +35,50 @@ class SplitPredictions:
         return self.has_move & (self.best_move[name] != self.move)
 
 
-def predict_split(data_dir: str, split: str, nets: dict, batch_size: int = 1024) -> SplitPredictions:
+def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 4096) -> SplitPredictions:
     """Evaluate every ``NumpyNet`` of ``nets`` (all on the same planes) on ``split`` of ``data_dir``."""
     from tqdm import tqdm
 
-    from model.dataset import make_dataset
+    from model.dataset import whole_records
 
-    columns = {key: [] for key in ("safe", "available_moves", "move", "has_move")}
+    (planes,) = {tuple(net.planes) for net in nets.values()}
+    labels = {key: [] for key in ("safe", "available_moves", "move")}
     probability = {name: [] for name in nets}
     best_move = {name: [] for name in nets}
-    (planes,) = {tuple(net.planes) for net in nets.values()}
-    dataset = make_dataset(data_dir, split, batch_size, augment=False, shuffle=False, meta=True,
-                           planes=list(planes))
-    for x, targets, meta in tqdm(dataset.as_numpy_iterator(), desc=f"evaluating {split}",
-                                 unit="batch", leave=False):
-        columns["safe"].append(targets["safe"][:, 0].astype(np.int64))
-        columns["move"].append(targets["move"].astype(np.int64))
-        columns["available_moves"].append(meta["available_moves"].astype(np.int64))
-        columns["has_move"].append(meta["has_move"].astype(bool))
+    pending: list[np.ndarray] = []   # windows of the records not yet evaluated
+    counts: list[int] = []           # how many windows each of those records has
+
+    def evaluate_pending():
+        windows, sizes = np.concatenate(pending), np.array(counts)
+        firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         for name, net in nets.items():
-            safe, move = net.evaluate(x)
-            probability[name].append(safe)
-            best_move[name].append(move.argmax(axis=1))
+            safe, move = net.evaluate(windows)
+            probability[name].append(np.add.reduceat(safe, firsts) / sizes)
+            best_move[name].append(move[firsts].argmax(axis=1))
+        pending.clear()
+        counts.clear()
+
+    for record in tqdm(whole_records(data_dir, split, list(planes)), desc=f"evaluating {split}",
+                       unit="record", leave=False):
+        labels["safe"].append(int(record["safe"]))
+        labels["available_moves"].append(int(record["available_moves"]))
+        labels["move"].append(int(record["move"][0]))
+        pending.append(record["planes"])
+        counts.append(len(record["planes"]))
+        if sum(counts) >= batch_windows:
+            evaluate_pending()
+    if pending:
+        evaluate_pending()
+
     def joined(parts, dtype):
         return np.concatenate(parts) if parts else np.zeros(0, dtype)  # an empty split has no batch
 
+    move = np.array(labels["move"], dtype=np.int64)
     return SplitPredictions(
-        safe=joined(columns["safe"], np.int64),
-        available_moves=joined(columns["available_moves"], np.int64),
-        move=joined(columns["move"], np.int64),
-        has_move=joined(columns["has_move"], bool),
+        safe=np.array(labels["safe"], dtype=np.int64),
+        available_moves=np.array(labels["available_moves"], dtype=np.int64),
+        move=move,
+        has_move=move >= 0,
         probability={name: joined(parts, np.float32) for name, parts in probability.items()},
         best_move={name: joined(parts, np.int64) for name, parts in best_move.items()},
     )

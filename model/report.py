@@ -144,9 +144,9 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         "# Summary",
         "",
         f"Test split of `{data}` ({spec.get('split', 'problem')} split): "
-        f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.  Each record is "
-        "scored on one window, centred on the first stone of the target block in row order "
-        "(`tsumego eval` averages every stone's window).",
+        f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.  A record's "
+        "P(safe) is the mean over its windows, one centred on each stone of the target block, "
+        "as `tsumego eval` answers; the move head is read on the first window.",
         "",
         "| network | accuracy | file bytes |",
         "|---|---:|---:|",

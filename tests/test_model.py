@@ -114,6 +114,22 @@ def test_report_tables_count_every_test_record(trained):
     assert int(by_size["all"]["wrong moves float"]) <= 0.05 * int(by_size["all"]["with move"])
 
 
+def test_a_record_is_scored_on_the_mean_over_its_windows(trained):
+    from model.dataset import whole_records
+    from model.predictions import predict_split
+
+    data, model_dir, _ = trained
+    net = NumpyNet.load(str(model_dir / "model-float.tsq"))
+    predictions = predict_split(str(data), "test", {"float": net}, batch_windows=50)
+    records = list(whole_records(str(data), "test"))
+    assert any(len(r["planes"]) > 1 for r in records)
+    expected = [net.evaluate(r["planes"])[0].mean() for r in records]
+    assert np.allclose(predictions.probability["float"], expected, atol=1e-6)
+    assert predictions.safe.tolist() == [int(r["safe"]) for r in records]
+    assert predictions.best_move["float"].tolist() == [int(net.evaluate(r["planes"][:1])[1].argmax())
+                                                       for r in records]
+
+
 def test_an_empty_test_split_is_an_error_not_a_crash(trained, tmp_path, capsys):
     _, model_dir, _ = trained
     empty = tmp_path / "records"
