@@ -45,7 +45,8 @@ class NumpyNet:
         for (kernel_a, bias_a), (kernel_b, bias_b) in zip(blocks[0::2], blocks[1::2]):
             inner = np.maximum(hidden @ kernel_a + bias_a, 0)
             hidden = np.maximum(inner @ kernel_b + bias_b + hidden, 0)
-        safe = 1 / (1 + np.exp(-(hidden @ safe_kernel + safe_bias)[:, 0]))
+        # the sigmoid through tanh: no overflow however large the logit
+        safe = 0.5 * (1 + np.tanh(0.5 * (hidden @ safe_kernel + safe_bias)[:, 0]))
         logits = hidden @ move_kernel + move_bias
         logits -= logits.max(axis=1, keepdims=True)
         move = np.exp(logits)

@@ -2,14 +2,20 @@
 
 Each dense kernel is stored at ``b`` bits a weight.  The code of a weight is
 ``round((w - low) / scale)`` clipped to ``0 .. 2**b - 1``; it reads back as
-``low + code * scale``.  Two ways to pick ``low`` and ``scale`` per tensor:
+``low + code * scale``.  Two ways to pick the range ``[low, high]`` per tensor:
 
-* ``minmax``: ``[low, high]`` is the tensor's range, so every weight is
-  within ``scale / 2`` of its value (``scale = (high - low) / (2**b - 1)``);
-* ``clip`` (the default): the range is shrunk towards the tensor's median by
+* ``minmax``: the tensor's range, so every weight is within ``scale / 2`` of
+  its value (``scale = (high - low) / (2**b - 1)``);
+* ``clip`` (the default): the range shrunk towards the tensor's median by
   the factor that minimises the squared error, trading a few clipped outliers
   for finer steps everywhere else (what helps most at 2-4 bits); weights
   inside the range are within ``scale / 2``, outliers read back as its ends.
+
+Either way ``low`` is then moved by less than a step so that zero is one of
+the levels (``low = -z * scale`` for an integer code ``z``): most weights sit
+near zero and thousands of inputs feed each unit, so a zero that read back
+as even a hundredth would shift every unit by a sum of such offsets, which
+saturated the trained network at some bit widths before this rule.
 
 Biases (``width`` values a layer, under 1% of the file) stay float32: they
 shift every unit and cost nothing to keep exact.
@@ -72,10 +78,24 @@ def quantize_tensor(weights: np.ndarray, bits: int, scheme: str = DEFAULT_SCHEME
     low, high = float(w.min()), float(w.max())
     if scheme == "clip":
         low, high = _best_clip(w, levels, low, high)
-    low32 = np.float32(low)
-    scale32 = np.float32((high - low) / levels) if high > low else np.float32(1.0)
+    low32, scale32 = _levels(low, high, levels)
     codes = np.clip(np.rint((w - float(low32)) / float(scale32)), 0, levels).astype(np.uint16)
     return codes, low32, scale32
+
+
+def _levels(low: float, high: float, levels: int) -> tuple[np.float32, np.float32]:
+    """float32 ``(low, scale)`` of ``levels`` steps over [low, high] moved by at most half a step
+    so that zero is a level, when the range holds zero.
+
+    With ``low = -(z * scale)`` computed in float32, ``dequantize`` gives
+    ``low + z * scale == 0`` exactly for the code z; every weight of the range
+    stays within half a step of a level.
+    """
+    scale = np.float32((high - low) / levels) if high > low else np.float32(1.0)
+    if not low < 0 < high:
+        return np.float32(low), scale
+    zero_code = np.float32(round(-low / float(scale)))
+    return np.float32(-(zero_code * scale)), scale
 
 
 def _best_clip(w: np.ndarray, levels: int, low: float, high: float) -> tuple[float, float]:
@@ -84,10 +104,10 @@ def _best_clip(w: np.ndarray, levels: int, low: float, high: float) -> tuple[flo
     best = (np.inf, low, high)
     for factor in CLIP_FACTORS:
         lo, hi = centre + factor * (low - centre), centre + factor * (high - centre)
-        scale = (hi - lo) / levels
-        if scale <= 0:
+        if hi <= lo:
             continue
-        back = lo + np.clip(np.rint((w - lo) / scale), 0, levels) * scale
+        start, scale = (float(v) for v in _levels(lo, hi, levels))
+        back = start + np.clip(np.rint((w - start) / scale), 0, levels) * scale
         error = float(np.square(back - w).sum())
         if error < best[0]:
             best = (error, lo, hi)

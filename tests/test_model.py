@@ -195,17 +195,31 @@ def test_eval_feeds_a_network_the_planes_it_was_trained_on(tmp_path, capsys):
 def test_dequantized_weights_stay_within_half_a_step(bits, scheme):
     weights = np.random.default_rng(bits).normal(0, 0.05, (300, 70)).astype(np.float32)
     weights[0, 0] = 0.6  # an outlier, which the clip scheme may cut off
+    weights[1, 1] = 0.0
     codes, low, scale = quantize_tensor(weights, bits, scheme)
     assert codes.max() < 2 ** bits and codes.shape == weights.shape
     back = dequantize(codes, low, scale)
+    assert back[1, 1] == 0.0   # zero is a level
     high = np.float32(low) + np.float32(scale) * (2 ** bits - 1)
     inside = (weights >= low) & (weights <= high)
     assert np.all(np.abs(back - weights)[inside] <= scale / 2 + 1e-7)
     if scheme == "minmax":
-        assert inside.all()
+        # the range moved by at most half a step: the ends are within half a step too
+        assert np.all(np.abs(back - weights) <= scale / 2 + 1e-7)
     else:
         # Clipped weights read back as the nearest end of the range.
         assert np.allclose(back[~inside], np.clip(weights[~inside], low, high), atol=scale / 2 + 1e-7)
+
+
+@pytest.mark.parametrize("bits", range(2, 9))
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_zero_weights_read_back_as_zero_whatever_the_range(bits, scheme):
+    # Thousands of zero weights feeding one unit: any offset on zero would add up.
+    weights = np.zeros((3000, 4), np.float32)
+    weights[:2] = [[0.9, -0.37, 0.05, -1.3], [-0.2, 0.61, -0.4, 0.3]]
+    back = dequantize(*quantize_tensor(weights, bits, scheme))
+    assert np.all(back[2:] == 0.0)
+    assert np.ones(3000, np.float32) @ back[:, 0] == pytest.approx(back[0, 0] + back[1, 0])
 
 
 def test_clipping_lowers_the_squared_error_at_low_bits():
