@@ -15,13 +15,17 @@ The split is by a hash of the source problem id (``GN``) by default, so no
 test position shares a solve-all tree with a training position; ``--split
 random`` hashes each subproblem's own name instead, the seed's setup.
 
-The same input gives byte-identical output: each record's shard is a hash of
-its name, every shard is sorted by name and written whole by one worker, and
-all shards exist even when empty.  (Beam's ``WriteToTFRecord`` deals records
-to shards round-robin from a random start and keeps no order inside a
-shard, so it cannot promise that.)  Shards are written through TensorFlow's
-ZLIB ``TFRecordWriter``, which is what ``TFRecordDataset(...,
-compression_type="ZLIB")`` reads.
+The same input gives byte-identical output: each record's shard and, within
+it, its bucket are hashes of its name; a bucket's records are grouped, sorted
+by name and written to a part file; a shard is its parts joined in bucket
+order, and all shards exist even when empty.  (Beam's ``WriteToTFRecord``
+deals records to shards round-robin from a random start and keeps no order
+inside a shard, so it cannot promise that.)  Buckets keep every group small:
+grouping a whole shard at once (hundreds of MB a key) lost records in Beam's
+multi-processing runner.  The shards are counted as they are joined and the
+run fails, saying so, if they hold other than the records made.  Shards are
+written through TensorFlow's ZLIB ``TFRecordWriter``, which is what
+``TFRecordDataset(..., compression_type="ZLIB")`` reads.
 
 Beam pipeline options go after ``--`` (``-- --runner DataflowRunner
 --project P --temp_location gs://...``); the DirectRunner is the default.
@@ -33,6 +37,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import struct
 import sys
 import zlib
 from dataclasses import dataclass
@@ -42,6 +47,9 @@ from pipeline.records import SPLITS
 
 DEAD_LETTER_FILE = "dead-letter.jsonl"
 COUNTER_NAMESPACE = "features"
+# Records of a shard are grouped in this many buckets (a few MB each at a million records).
+BUCKETS = 64
+PART_MARK = ".part-"
 
 
 @dataclass(frozen=True)
@@ -70,8 +78,17 @@ def shard_of(name: str, shards: int) -> int:
     return int(_unit_hash(f"shard/{name}") * shards)
 
 
+def bucket_of(name: str) -> int:
+    return int(_unit_hash(f"bucket/{name}") * BUCKETS)
+
+
 def shard_path(out: str, split: str, shard: int, shards: int) -> str:
     return os.path.join(out, f"{split}-{shard:05d}-of-{shards:05d}.tfrecord.gz")
+
+
+def part_path(out: str, split: str, shard: int, shards: int, bucket: int) -> str:
+    """A bucket's records before they join their shard: zlib-compressed examples, each after its uint32 length."""
+    return f"{shard_path(out, split, shard, shards)}{PART_MARK}{bucket:05d}"
 
 
 class RejectedSubproblem(ValueError):
@@ -131,17 +148,46 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
             self.written[split].inc()
             # Windows are mostly zeros: compressed, a record is ~35 times
             # smaller while the shuffle into shards holds it.
-            yield (split, shard), (name, zlib.compress(example, 1))
+            yield (split, shard, bucket_of(name)), (name, zlib.compress(example, 1))
 
-    def write_shard(keyed):
-        import tensorflow as tf
+    def write_part(keyed):
+        """One bucket's records, sorted by name, into its part file; returns (shard key, (bucket, count))."""
+        from apache_beam.io.filesystems import FileSystems
 
-        (split, shard), records = keyed
-        records = sorted(r for r in records if r is not None)
-        options = tf.io.TFRecordOptions(compression_type="ZLIB")
-        with tf.io.TFRecordWriter(shard_path(out, split, shard, settings.shards(split)), options) as writer:
+        (split, shard, bucket), records = keyed
+        records = sorted(records)
+        with FileSystems.create(part_path(out, split, shard, settings.shards(split), bucket)) as f:
             for _, compressed in records:
-                writer.write(zlib.decompress(compressed))
+                f.write(struct.pack("<I", len(compressed)) + compressed)
+        return (split, shard), (bucket, len(records))
+
+    class JoinParts(beam.DoFn):
+        """A shard from its parts in bucket order; counts what it writes."""
+
+        def __init__(self):
+            self.in_shards = {split: Metrics.counter(COUNTER_NAMESPACE, f"in_shards_{split}")
+                              for split in SPLITS}
+
+        def process(self, keyed):
+            import tensorflow as tf
+            from apache_beam.io.filesystems import FileSystems
+
+            (split, shard), parts = keyed
+            shards = settings.shards(split)
+            options = tf.io.TFRecordOptions(compression_type="ZLIB")
+            with tf.io.TFRecordWriter(shard_path(out, split, shard, shards), options) as writer:
+                for bucket, count in sorted(part for part in parts if part is not None):
+                    with FileSystems.open(part_path(out, split, shard, shards, bucket)) as f:
+                        data = f.read()
+                    offset = 0
+                    for _ in range(count):
+                        (length,) = struct.unpack_from("<I", data, offset)
+                        writer.write(zlib.decompress(data[offset + 4:offset + 4 + length]))
+                        offset += 4 + length
+                    if offset != len(data):
+                        raise RuntimeError(f"part file of {split} shard {shard}, bucket {bucket}: "
+                                           f"{len(data) - offset} bytes after its {count} records")
+                    self.in_shards[split].inc(count)
 
     def write_dead_letters(lines):
         from apache_beam.io.filesystems import FileSystems
@@ -156,10 +202,13 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
                | "Read" >> fileio.ReadMatches()
                | "Windows" >> beam.ParDo(ToRecord()).with_outputs("dead", main="records"))
     every_shard = [((split, shard), None) for split in SPLITS for shard in range(settings.shards(split))]
-    (( results.records, pipeline | "EveryShard" >> beam.Create(every_shard))
+    parts = (results.records
+             | "ByBucket" >> beam.GroupByKey()
+             | "WriteParts" >> beam.Map(write_part))
+    ((parts, pipeline | "EveryShard" >> beam.Create(every_shard))
      | "Flatten" >> beam.Flatten()
      | "ByShard" >> beam.GroupByKey()
-     | "WriteShards" >> beam.Map(write_shard))
+     | "JoinParts" >> beam.ParDo(JoinParts()))
     (results.dead
      | "AllDead" >> beam.combiners.ToList()
      | "WriteDeadLetters" >> beam.Map(write_dead_letters))
@@ -168,21 +217,34 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
 def _counts(result) -> dict:
     from apache_beam.metrics.metric import MetricsFilter
 
-    counts = {"read": 0, "written_train": 0, "written_test": 0, "rejected": 0}
+    counts = {"read": 0, "written_train": 0, "written_test": 0, "rejected": 0,
+              "in_shards_train": 0, "in_shards_test": 0}
     query = result.metrics().query(MetricsFilter().with_namespace(COUNTER_NAMESPACE))
     for counter in query["counters"]:
         counts[counter.key.metric.name] += counter.committed
     return counts
 
 
-def _clear_old_shards(out: str) -> None:
-    """Shards of an earlier run (maybe with other shard counts) would mix with this one's."""
+class LostRecords(RuntimeError):
+    """The shards do not hold the records the stage made."""
+
+
+def _delete_matching(out: str, pattern: str) -> None:
     from apache_beam.io.filesystems import FileSystems
 
+    matched = FileSystems.match([os.path.join(out, pattern)])[0].metadata_list
+    if matched:
+        FileSystems.delete([m.path for m in matched])
+
+
+def _clear_old_shards(out: str) -> None:
+    """Shards and parts of an earlier run (maybe with other shard counts) would mix with this one's."""
+    from pipeline.records import SPEC_FILE
+
+    _delete_matching(out, SPEC_FILE)
     for split in SPLITS:
-        matched = FileSystems.match([os.path.join(out, f"{split}-*.tfrecord.gz")])[0].metadata_list
-        if matched:
-            FileSystems.delete([m.path for m in matched])
+        _delete_matching(out, f"{split}-*.tfrecord.gz")
+        _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
 
 
 def run_features(subproblems: str, out: str, settings: SplitSettings, beam_options=()) -> dict:
@@ -201,7 +263,13 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
     build_pipeline(pipeline, subproblems, out, settings)
     result = pipeline.run()
     result.wait_until_finish()
+    for split in SPLITS:
+        _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
     counts = _counts(result)
+    for split in SPLITS:
+        made, kept = counts[f"written_{split}"], counts.pop(f"in_shards_{split}")
+        if made != kept:
+            raise LostRecords(f"{out}: {made} {split} records were made but the shards hold {kept}")
     write_spec(out, plane_names(), counts, split=settings.by, test_fraction=settings.test_fraction,
                seed=settings.seed, shards={"train": settings.train_shards, "test": settings.test_shards},
                source=os.path.basename(os.path.normpath(subproblems)))
@@ -242,7 +310,11 @@ def cmd_features(args) -> int:
         return 2
     settings = SplitSettings(by=args.split, test_fraction=args.test_fraction, seed=args.seed,
                              train_shards=args.train_shards, test_shards=args.test_shards)
-    counts = run_features(args.subproblems, args.out, settings, args.beam_options)
+    try:
+        counts = run_features(args.subproblems, args.out, settings, args.beam_options)
+    except LostRecords as exc:
+        print(f"error: {exc}; the run wrote no features.json", file=sys.stderr)
+        return 1
     for dead in read_dead_letters(args.out):
         print(f"error: {dead['file']}: {dead['reason']}", file=sys.stderr)
     print(f"features: read {counts['read']}, written {counts['written_train']} train + "

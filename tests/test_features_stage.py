@@ -258,6 +258,25 @@ def test_the_command_reports_counts_and_rejects_a_missing_folder(stage, tmp_path
     assert sum("error:" in line for line in captured.err.splitlines()) == len(BAD)
 
 
+def test_shards_that_hold_fewer_records_than_were_made_fail_the_run(stage, tmp_path, capsys, monkeypatch):
+    import pipeline.features_stage as features_stage
+
+    root, subs, _ = stage
+    counted = features_stage._counts
+
+    def one_more_made(result):
+        counts = counted(result)
+        counts["written_train"] += 1
+        return counts
+
+    monkeypatch.setattr(features_stage, "_counts", one_more_made)
+    out = tmp_path / "out"
+    assert main(["features", "--subproblems", str(root / "subproblems"), "--out", str(out)]) == 1
+    assert "train records were made but the shards hold" in capsys.readouterr().err
+    assert not (out / "features.json").exists()
+    assert not list(out.glob("*.part-*"))
+
+
 def test_a_run_where_every_file_is_rejected_fails(tmp_path, capsys):
     folder = tmp_path / "subproblems"
     folder.mkdir()
