@@ -16,10 +16,12 @@ BITS ?= 5
 # Problems written by make generate.
 COUNT ?= 1000
 # solve-all: moves from each problem, and the smallest search area still
-# expanded; Beam options (default: a worker per core); subproblems validate re-solves.
+# expanded; subproblems validate re-solves.
 DEPTH ?= 20
 MIN_AREA ?= 7
-SOLVE_ALL_BEAM ?= --direct_num_workers 0 --direct_running_mode multi_processing
+# Beam options of solve-all and features (default: a worker process per core;
+# e.g. BEAM="--runner DataflowRunner --project P ..." for a cloud runner).
+BEAM ?= --direct_num_workers 0 --direct_running_mode multi_processing
 SAMPLE ?= 200
 
 .PHONY: all install test bench solve clean train quantize report eval features generate solve-all validate check-dfpn check-labels
@@ -72,7 +74,7 @@ solve: $(STAMP)
 # Every problem of $(PROBLEMS) into labelled subproblem SGFs, trees and stats
 # under $(OUT)/solve-all (Beam; a rerun skips the problems already done).
 solve-all: $(STAMP)
-	$(BIN)/tsumego solve-all --problems $(PROBLEMS) --out $(OUT)/solve-all --max-depth $(DEPTH) --min-area $(MIN_AREA) $(SOLVE_ALL_BEAM)
+	$(BIN)/tsumego solve-all --problems $(PROBLEMS) --out $(OUT)/solve-all --max-depth $(DEPTH) --min-area $(MIN_AREA) $(BEAM)
 
 # Re-solve $(SAMPLE) random subproblems of solve-all with the other search.
 validate: $(STAMP)
@@ -80,7 +82,7 @@ validate: $(STAMP)
 
 # Feature windows of every subproblem of solve-all into sharded TFRecords (Beam, DirectRunner).
 features: $(STAMP)
-	$(BIN)/tsumego features --subproblems $(OUT)/solve-all/subproblems --out $(OUT)/tfrecords
+	$(BIN)/tsumego features --subproblems $(OUT)/solve-all/subproblems --out $(OUT)/tfrecords $(BEAM)
 
 # Train the safety network on $(OUT)/tfrecords (written by make features).
 train: $(STAMP)

@@ -2,7 +2,7 @@
 
 ``tsumego features --subproblems DIR --out DIR [--split problem|random]
 [--test-fraction 0.1] [--seed 0] [--train-shards 8] [--test-shards 1]
-[-- BEAM_OPTION...]`` reads every ``*.sgf`` of ``--subproblems``, computes
+[BEAM_OPTION...]`` reads every ``*.sgf`` of ``--subproblems``, computes
 each one's 11×11 windows (``pipeline.windows``) and writes to ``--out``:
 
 - ``train-SSSSS-of-NNNNN.tfrecord.gz`` and ``test-...``: one
@@ -27,8 +27,9 @@ run fails, saying so, if they hold other than the records made.  Shards are
 written through TensorFlow's ZLIB ``TFRecordWriter``, which is what
 ``TFRecordDataset(..., compression_type="ZLIB")`` reads.
 
-Beam pipeline options go after ``--`` (``-- --runner DataflowRunner
---project P --temp_location gs://...``); the DirectRunner is the default.
+Options the stage does not know go to Beam, with or without a ``--`` before
+them (``--runner DataflowRunner --project P --temp_location gs://...``); the
+DirectRunner is the default.
 
 ``tsumego features --show FILE.sgf`` prints the planes of one subproblem.
 """
@@ -43,6 +44,7 @@ import zlib
 from dataclasses import dataclass
 from pathlib import PurePath
 
+from pipeline.beam_args import pass_unknown_options_to_beam
 from pipeline.records import SPLITS
 
 DEAD_LETTER_FILE = "dead-letter.jsonl"
@@ -331,7 +333,9 @@ def cmd_features(args) -> int:
 def register(commands) -> None:
     parser = commands.add_parser(
         "features", help="subproblem SGFs to 11x11xF feature windows in sharded ZLIB TFRecords (Beam)",
-        description="Beam options go after '--', e.g. -- --runner DataflowRunner --project P.")
+        description="Options it does not know, and words after '--', go to Beam "
+                    "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
+    pass_unknown_options_to_beam(parser)
     parser.add_argument("--subproblems", metavar="DIR", help="folder of subproblem SGF files")
     parser.add_argument("--out", metavar="DIR",
                         help="folder for the shards, features.json and dead-letter.jsonl "
@@ -343,6 +347,4 @@ def register(commands) -> None:
     parser.add_argument("--train-shards", type=int, default=8)
     parser.add_argument("--test-shards", type=int, default=1)
     parser.add_argument("--show", metavar="FILE.sgf", help="print every plane of one subproblem and exit")
-    parser.add_argument("beam_options", nargs="*", metavar="-- BEAM_OPTION",
-                        help="standard Beam pipeline options, after '--'")
     parser.set_defaults(run=cmd_features)

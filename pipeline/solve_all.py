@@ -44,7 +44,6 @@ Every file is written atomically (:mod:`pipeline.storage`).
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -52,20 +51,12 @@ import threading
 import time
 from typing import Any, Tuple
 
+from pipeline.beam_args import pass_unknown_options_to_beam
 from solver import ALGORITHMS, DEFAULT_MAX_AREA
 
 SIDES = ("attacker", "defender")
 NAMESPACE = "solve-all"
 DEFAULT_MAX_NODES = 2_000_000
-
-
-class _PassThroughParser(argparse.ArgumentParser):
-    """Keeps the options it does not know in ``beam_options`` instead of failing on them."""
-
-    def parse_known_args(self, args=None, namespace=None):
-        namespace, unknown = super().parse_known_args(args, namespace)
-        namespace.beam_options = [word for word in unknown if word != "--"]
-        return namespace, []
 
 
 def settings_of(args) -> dict:
@@ -483,8 +474,7 @@ def register(commands) -> None:
         help="expand every problem into labelled subproblem SGFs (Beam)",
         description="Options it does not know, and words after '--', go to Beam "
                     "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
-    # Beam's options are many and runner-specific: pass through what is not ours.
-    parser.__class__ = _PassThroughParser
+    pass_unknown_options_to_beam(parser)
     parser.add_argument("--problems", required=True, metavar="DIR", help="folder of problem SGF files")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="output folder (subproblems/, trees/, stats, dead letters)")

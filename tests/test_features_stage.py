@@ -140,15 +140,17 @@ def test_the_split_keeps_each_problem_on_one_side(stage):
     assert set(split_of_problem.values()) == {"train", "test"}
 
 
-def test_random_split_mixes_problems_and_two_processes_write_the_same_bytes(stage, tmp_path):
+def test_random_split_mixes_problems_and_multi_processing_writes_the_same_bytes(stage, tmp_path):
     root, subs, _ = stage
     settings = SplitSettings(by="random", test_fraction=0.4, seed=1, train_shards=3, test_shards=2)
     first, second = tmp_path / "a", tmp_path / "b"
     counts = run_features(str(root / "subproblems"), str(first), settings)
-    # Another interpreter (another hash seed, fresh imports) through the command line.
+    # Another interpreter (another hash seed, fresh imports) through the command line, with
+    # Beam options given as solve-all takes them: two worker processes.
     subprocess.run([sys.executable, "-m", "pipeline.cli", "features", "--subproblems", str(root / "subproblems"),
                     "--out", str(second), "--split", "random", "--test-fraction", "0.4", "--seed", "1",
-                    "--train-shards", "3", "--test-shards", "2"],
+                    "--train-shards", "3", "--test-shards", "2",
+                    "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
                    check=True, capture_output=True, cwd=Path(__file__).resolve().parents[1])
     assert json.loads((second / "features.json").read_text())["counts"] == counts
     files = sorted(p.name for p in first.iterdir())
