@@ -57,8 +57,10 @@ MAGIC = b"TSQN"
 FORMAT_VERSION = 1
 FLOAT_BITS = 32
 SCHEMES = ("minmax", "clip")
-# Measured: on the trained network clip keeps the float accuracy down to 2 bits,
-# where minmax loses more than 20 points (see reports/bits.md).
+# Measured on the networks trained from the reference problems (bits.md of
+# their reports): at 3 to 5 bits clip's test error is 12 to 22 points lower
+# than minmax's (random split, 5 bits: 0.135 against 0.327, float 0.123);
+# from 7 bits the two schemes agree within a point.
 DEFAULT_SCHEME = "clip"
 DEFAULT_BITS = 5
 BITS_TABLE = "bits.json"
