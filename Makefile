@@ -80,7 +80,7 @@ solve-all: $(STAMP)
 validate: $(STAMP)
 	$(BIN)/tsumego validate $(OUT)/solve-all --sample $(SAMPLE) --seed $(SEED)
 
-# Feature windows of every subproblem of solve-all into sharded TFRecords (Beam, DirectRunner).
+# Feature windows of every subproblem of solve-all into sharded TFRecords (Beam, options in BEAM).
 features: $(STAMP)
 	$(BIN)/tsumego features --subproblems $(OUT)/solve-all/subproblems --out $(OUT)/tfrecords $(BEAM)
 
