@@ -47,6 +47,7 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
     best_move = {name: [] for name in nets}
     pending: list[np.ndarray] = []   # windows of the records not yet evaluated
     counts: list[int] = []           # how many windows each of those records has
+    pending_windows = 0              # their sum
 
     def evaluate_pending():
         windows, sizes = np.concatenate(pending), np.array(counts)
@@ -65,8 +66,10 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
         labels["move"].append(int(record["move"][0]))
         pending.append(record["planes"])
         counts.append(len(record["planes"]))
-        if sum(counts) >= batch_windows:
+        pending_windows += counts[-1]
+        if pending_windows >= batch_windows:
             evaluate_pending()
+            pending_windows = 0
     if pending:
         evaluate_pending()
 
