@@ -25,10 +25,17 @@ Readings where the seed is unclear or we deliberately differ:
 * ``AS`` ("area size") and the ``min_area`` test count the empty points of the
   search area, as the subproblem contract defines ``AS``; the seed counted the
   legal moves of one side, which differs only by suicide points;
-* a node's label is computed over the problem's search area; if the position
-  itself (read back from its file) has a different search area, the position
-  is not a standalone problem with the same meaning and is not kept (counted
-  in :attr:`Expansion.area_changed`);
+* a node's label is computed over the problem's search area, whose table is
+  kept warm across the tree.  The position read back from its file has a
+  search area of its own (:func:`_read_back`); when its empty points differ,
+  the position is not a standalone problem with the same meaning and is not
+  kept (counted in :attr:`Expansion.area_changed`).  Its stones may differ too
+  -- the read-back area leaves out stones joined to the target and stones cut
+  off from it -- and that changes nothing unless a left-out stone can be
+  captured: its points would then become moves in the tree's search but not in
+  the file's.  Such a node is solved again over the read-back area and kept
+  only if the two labels agree (otherwise counted in
+  :attr:`Expansion.label_changed`);
 * when any solve exceeds ``max_nodes``, the whole tree is abandoned with
   :class:`NodeBudgetExceeded`: a tree with holes would silently bias the data.
 """
@@ -39,6 +46,9 @@ from dataclasses import dataclass, field
 from solver import DEFAULT_MAX_AREA, EMPTY, Problem, ProblemError, Solver, search_area
 
 KO_MASTER = "attacker"
+# Bumped whenever the rules above change which nodes a tree holds or how they are
+# labelled, so that solve-all refuses to resume a folder grown by older rules.
+TREE_RULES = 2
 
 
 class NodeBudgetExceeded(RuntimeError):
@@ -79,19 +89,31 @@ class Expansion:
     solves: int = 0
     search_nodes: int = 0
     area_changed: int = 0
+    label_changed: int = 0
 
 
-def _same_area_as_a_fresh_read(solver: Solver, problem: Problem, max_area: int) -> bool:
-    """Whether the current position, read as a problem, has the same empty search area."""
+def _read_back(solver: Solver, problem: Problem, max_area: int):
+    """The current position as a problem and its search area (None if it is not one)."""
     position = Problem(source=problem.source, size=problem.size, stones=solver.board.to_array(),
                        target=problem.target, to_play=None)
     try:
-        area = search_area(position, max_area)
+        return position, search_area(position, max_area)
     except ProblemError:
+        return position, None
+
+
+def _capturable_stones_left_out(solver: Solver, problem: Problem, area) -> bool:
+    """Whether the read-back ``area`` leaves out a stone of the tree's area that can be captured.
+
+    A left-out stone cannot be captured when it is in the target block (that
+    capture ends the search) or when its block has a liberty outside the area
+    (no move is ever played there; ``area.safe`` marks such stones).
+    """
+    left_out = set(solver.area.points).difference(area.points)
+    if not left_out:
         return False
-    stones = position.stones
-    empty = {(x, y) for x, y in area.points if stones[y, x] == EMPTY}
-    return empty == set(solver.moves())
+    target_block = set(solver.board.block(*problem.target))
+    return any(not area.safe[y, x] and (x, y) not in target_block for x, y in left_out)
 
 
 class _TreeBuilder:
@@ -107,6 +129,7 @@ class _TreeBuilder:
         self.solves = 0
         self.search_nodes = 0
         self.area_changed = 0
+        self.label_changed = 0
 
     def label(self, move, color, depth: int) -> TreeNode:
         """Solve the current position from scratch with PL to move."""
@@ -125,6 +148,29 @@ class _TreeBuilder:
         return TreeNode(move=move, color=color, safe=verdict.status == "safe", best_move=best,
                         available_moves=solver.area_size)
 
+    def reads_back_the_same(self, node: TreeNode, depth: int) -> bool:
+        """Whether the current position, read back from its file, is ``node``'s problem (module doc)."""
+        solver = self.solver
+        position, area = _read_back(solver, self.problem, self.max_area)
+        if area is None or {(x, y) for x, y in area.points
+                            if position.stones[y, x] == EMPTY} != set(solver.moves()):
+            self.area_changed += 1
+            return False
+        if not _capturable_stones_left_out(solver, self.problem, area):
+            return True
+        verdict = Solver(position, max_area=self.max_area).solve(
+            self.to_play, ko_master=KO_MASTER, algo=self.algo, max_nodes=self.max_nodes)
+        self.solves += 1
+        self.search_nodes += verdict.nodes
+        if verdict.winner is None:
+            raise NodeBudgetExceeded(self.max_nodes, depth, self.solves, self.search_nodes)
+        if (verdict.status == "safe") != node.safe:
+            self.label_changed += 1
+            return False
+        # the tree's winning move need not win over the file's area: keep the file's
+        node.best_move = verdict.move if isinstance(verdict.move, tuple) else None
+        return True
+
     def expand_level(self, level, depth: int, seen: set[int]):
         """Children of every node of ``level`` (pairs of node and the moves leading to it)."""
         solver = self.solver
@@ -142,12 +188,9 @@ class _TreeBuilder:
                     if not solver.target_captured() and position not in seen:
                         seen.add(position)
                         child = self.label((x, y), mover, depth + 1)
-                        if child.safe != node.safe:
-                            if _same_area_as_a_fresh_read(solver, problem, self.max_area):
-                                node.children.append(child)
-                                following.append((child, path + ((x, y, mover),)))
-                            else:
-                                self.area_changed += 1
+                        if child.safe != node.safe and self.reads_back_the_same(child, depth + 1):
+                            node.children.append(child)
+                            following.append((child, path + ((x, y, mover),)))
                     solver.take_back()
             for _ in path:
                 solver.take_back()
@@ -167,4 +210,4 @@ def expand_tree(problem: Problem, to_play: int, max_depth: int = 20, min_area: i
         if not level:
             break
     return Expansion(problem, to_play, root, builder.solves, builder.search_nodes,
-                     builder.area_changed)
+                     builder.area_changed, builder.label_changed)

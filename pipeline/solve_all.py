@@ -60,8 +60,11 @@ DEFAULT_MAX_NODES = 2_000_000
 
 
 def settings_of(args) -> dict:
+    from pipeline.expand import KO_MASTER, TREE_RULES
+
     return {"max_depth": args.max_depth, "min_area": args.min_area, "max_nodes": args.max_nodes,
-            "max_area": args.max_area, "algo": args.algo, "ko_master": "attacker"}
+            "max_area": args.max_area, "algo": args.algo, "ko_master": KO_MASTER,
+            "tree_rules": TREE_RULES}
 
 
 def problem_files(problems: str) -> list[tuple[str, str]]:
@@ -181,6 +184,7 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
             self.search_nodes = counter("search_nodes")
             self.tree_nodes = counter("tree_nodes_grown")
             self.area_changed = counter("moves_dropped_area_changed")
+            self.label_changed = counter("moves_dropped_label_changed")
 
         def process(self, item):
             problem_id, path, side, data = item
@@ -202,6 +206,7 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
             self.search_nodes.inc(expansion.search_nodes)
             self.tree_nodes.inc(expansion.root.count())
             self.area_changed.inc(expansion.area_changed)
+            self.label_changed.inc(expansion.label_changed)
             yield problem_id, (side, text)
 
     def finish(item):
@@ -460,7 +465,8 @@ def cmd_solve_all(args) -> int:
           f"{counters.get('subproblems_written', 0)} written, {counters.get('subproblems_unchanged', 0)} "
           f"unchanged) from {subs['tree_nodes']} tree nodes ({subs['duplicates']} duplicates); "
           f"{counters.get('solves', 0)} solves, {counters.get('search_nodes', 0)} search nodes, "
-          f"{counters.get('moves_dropped_area_changed', 0)} moves dropped as they change the area; "
+          f"{counters.get('moves_dropped_area_changed', 0)} moves dropped as they change the area and "
+          f"{counters.get('moves_dropped_label_changed', 0)} as the position read back has another label; "
           f"{seconds:.1f} s, {subs['distinct'] / max(seconds, 1e-9):.1f} subproblems/s -> {args.out}")
     if problems["read"] == 0:
         print(f"error: {args.problems}: no *.sgf files", file=sys.stderr)

@@ -11,6 +11,7 @@ from pipeline.cli import main
 from pipeline.expand import NodeBudgetExceeded, expand_tree
 from pipeline.solution_tree import subproblems_of, tree_text
 from pipeline.subproblem import load_subproblem
+from pipeline.validate import check_file
 from solver import Solver, load_problem, parse_problem
 
 # Hand-made enclosed problems (White's group is the target, Black's wall is thick):
@@ -21,6 +22,7 @@ CORNER_NINE = "(;FF[4]GM[1]SZ[9]AB[fa][fb][fc][ad][bd][cd][dd][ed][fd]AW[ea][eb]
 CORNER_EIGHT = ("(;FF[4]GM[1]SZ[9]AB[fa][fb][fc][ad][bd][cd][dd][ed][fd]"
                 "AW[ea][eb][ac][bc][cc][dc][ec]MA[ac]PL[B])")
 CORNER_SIX = "(;FF[4]GM[1]SZ[9]AB[ea][eb][dc][ec][ad][bd][cd][dd]AW[da][db][ac][bc][cc]MA[ac])"
+OWN_PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems"
 BAD_FILES = {
     "bad/no-target.sgf": "(;FF[4]GM[1]SZ[9]AB[fa][fb]AW[ea][eb]PL[B])",
     "bad/not-sgf.sgf": "this is not SGF",
@@ -101,6 +103,37 @@ def test_tree_file_replays_to_positions_labelled_as_a_fresh_solve_labels_them():
         assert (verdict.status == "safe") == sub.safe
         assert fresh.area_size == sub.available_moves
         assert sub.source == "corner/nine"
+
+
+def _left_out_capturable(problem_area: set, fresh: Solver, sub) -> bool:
+    """Whether the file's own area leaves out a stone of ``problem_area`` that can be captured."""
+    target_block = set(fresh.board.block(*sub.target))
+    return any(not fresh.area.safe[y, x] and (x, y) not in target_block
+               for x, y in problem_area.difference(fresh.area.points))
+
+
+def test_positions_whose_own_area_can_capture_more_are_labelled_over_that_area(tmp_path):
+    # In this problem the attacker can cut defender stones off from the target:
+    # read back from its file, such a position leaves them out of its area, so
+    # once captured their points are no moves, while the problem's area makes
+    # them moves.  Where that changes the label, the node must not be kept.
+    problem = load_problem(OWN_PROBLEMS / "large-areas" / "corner-fourteen-points-live.sgf",
+                           require_to_play=False)
+    expansion = expand_tree(problem, problem.defender, max_depth=20, min_area=7)
+    assert expansion.label_changed > 0
+    problem_area = set(Solver(problem).area.points)
+    subs = list(subproblems_of(tree_text(expansion, "large-areas/fourteen").encode(), "fourteen.sgf"))
+    checked = 0
+    for i, sub in enumerate(subs):
+        text = sub.to_sgf()
+        fresh = Solver(parse_problem(text.encode(), sub.name()))
+        if _left_out_capturable(problem_area, fresh, sub) or i % 20 == 0:
+            path = tmp_path / f"{sub.name()}.sgf"
+            path.write_text(text)
+            check = check_file(path, "dfs", max_nodes=0)   # the label and the TR move
+            assert check.verdict == "agree", (sub.name(), check.detail)
+            checked += 1
+    assert checked > len(subs) // 20
 
 
 def test_a_solve_over_the_node_budget_abandons_the_tree():
