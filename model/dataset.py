@@ -6,9 +6,15 @@ of the 8 symmetries of the square applied to it (and to its move target), as
 the seed's trainer did; for evaluation the first window is taken as it is.
 Randomness comes from ``tf.data.Dataset.random(seed)`` and stateless ops, so a
 seed gives the same batches on every run.
+
+Records are parsed a batch at a time and only the chosen window is cut out of
+each record's plane bytes; the symmetry is a gather over a table of the 8
+permutations of the window's points.  Reading record by record, the input
+took most of a training step's time on two cores.
 """
 from __future__ import annotations
 
+import numpy as np
 import tensorflow as tf
 
 from pipeline.records import MOVES, WINDOW, plane_indices, read_spec, shard_pattern
@@ -45,55 +51,90 @@ def parse_example(serialized, num_planes: int, keep=None) -> dict:
     return record
 
 
-def symmetry(window, move, k, flip):
-    """Apply rotation by ``k`` quarter turns, then an optional transpose.
+def _square_symmetries() -> np.ndarray:
+    """int32 ``[8, 121]``: row s maps a transformed window's point i to the original's point.
 
-    ``move`` is an index in the window or -1; it is carried through as a
-    one-hot plane so it follows exactly the same transform as the features.
+    The 8 symmetries of the square: ``k`` quarter turns, then an optional
+    transpose, applied to the grid of point indices.
     """
-    has_move = move >= 0
-    target = tf.reshape(tf.one_hot(tf.maximum(move, 0), MOVES) * tf.cast(has_move, tf.float32),
-                        [WINDOW, WINDOW, 1])
-    stack = tf.concat([tf.cast(window, tf.float32), target], axis=-1)
-    stack = tf.image.rot90(stack, k)
-    stack = tf.cond(flip, lambda: tf.transpose(stack, [1, 0, 2]), lambda: stack)
-    new_move = tf.where(has_move, tf.cast(tf.argmax(tf.reshape(stack[..., -1], [-1])), tf.int64),
-                        tf.constant(-1, tf.int64))
-    return stack[..., :-1], new_move
+    grid = np.arange(MOVES, dtype=np.int32).reshape(WINDOW, WINDOW)
+    images = []
+    for k in range(4):
+        turned = np.rot90(grid, k)
+        images += [turned.reshape(-1), turned.T.reshape(-1)]
+    return np.stack(images)
 
 
-def _training_view(record, seed):
-    """Pick a window and a symmetry at random (stateless, from ``seed``)."""
-    windows = tf.cast(record["windows"], tf.int32)
-    pick = tf.random.stateless_uniform([], seed, maxval=windows, dtype=tf.int32)
-    k = tf.random.stateless_uniform([], seed + 1, maxval=4, dtype=tf.int32)
-    flip = tf.random.stateless_uniform([], seed + 2, maxval=2, dtype=tf.int32) > 0
-    return symmetry(record["planes"][pick], record["move"][pick], k, flip)
+SYMMETRIES = _square_symmetries()
+# INVERSE_SYMMETRIES[s][p]: where the original point p lands under symmetry s
+INVERSE_SYMMETRIES = np.argsort(SYMMETRIES, axis=1).astype(np.int32)
 
 
-def _evaluation_view(record):
-    return tf.cast(record["planes"][0], tf.float32), record["move"][0]
+def _parse_batch(serialized, num_planes: int, keep, seed=None):
+    """A batch of serialised records to ``(windows, moves, records)``.
+
+    One window of each record is cut straight out of its plane bytes: the first
+    one, or with ``seed`` one picked at random and turned by one of the 8
+    symmetries (its move index follows), so no record is decoded whole.
+    """
+    records = tf.io.parse_example(serialized, record_description())
+    check = tf.debugging.assert_equal(records["planes_count"], tf.constant(num_planes, tf.int64),
+                                      message="a record's planes_count differs from features.json's F")
+    window_bytes = MOVES * num_planes
+    count = tf.shape(serialized)[0]
+    moves = tf.sparse.to_dense(records["move"], default_value=-1)
+    if seed is None:
+        pick = tf.zeros([count], tf.int32)
+    else:
+        windows = tf.cast(records["windows"], tf.float32)
+        pick = tf.cast(tf.random.stateless_uniform([count], seed) * windows, tf.int32)
+    with tf.control_dependencies([check]):
+        cut = tf.strings.substr(records["planes"], pick * window_bytes, tf.fill([count], window_bytes))
+        raw = tf.io.decode_raw(cut, tf.uint8)
+    planes = tf.reshape(raw, [count, MOVES, num_planes])
+    if keep is not None:
+        planes = tf.gather(planes, keep, axis=-1)
+    move = tf.gather(moves, pick, batch_dims=1)
+    if seed is not None:
+        planes, move = apply_symmetries(
+            planes, move, tf.random.stateless_uniform([count], seed + 1, maxval=8, dtype=tf.int32))
+    windows = tf.reshape(tf.cast(planes, tf.float32), [count, WINDOW, WINDOW, -1])
+    return windows, move, records
 
 
-def _outputs(window, move, record):
-    x = window
-    targets = {"safe": tf.cast(tf.reshape(record["safe"], [1]), tf.float32),
+def apply_symmetries(planes, move, symmetry):
+    """Turn each window ``planes[b]`` (``[B, 121, F]``) by ``symmetry[b]`` (0..7: quarter turns
+    ``s // 2``, then a transpose if ``s`` is odd); its move index (or -1) follows."""
+    planes = tf.gather(planes, tf.gather(SYMMETRIES, symmetry), batch_dims=1)
+    moved = tf.gather(tf.gather(INVERSE_SYMMETRIES, symmetry), tf.maximum(move, 0), batch_dims=1)
+    return planes, tf.where(move >= 0, tf.cast(moved, move.dtype), move)
+
+
+def _outputs(window, move, records):
+    targets = {"safe": tf.cast(tf.reshape(records["safe"], [-1, 1]), tf.float32),
                "move": tf.cast(tf.maximum(move, 0), tf.int32)}
-    weights = {"safe": tf.constant(1.0), "move": tf.cast(move >= 0, tf.float32)}
-    return x, targets, weights
+    weights = {"safe": tf.ones_like(targets["safe"][:, 0]), "move": tf.cast(move >= 0, tf.float32)}
+    return window, targets, weights
 
 
-def _records(data_dir: str, split: str, planes: list[str] | None, shuffle_seed: int | None = None):
-    """The parsed records of one split (``parse_example``), in file order unless shuffled."""
+def _shard_files(data_dir: str, split: str):
+    """``(spec, files)`` of one split; FileNotFoundError when it has no shard."""
     spec = read_spec(data_dir)
     files = tf.io.gfile.glob(shard_pattern(data_dir, split))
     if not files:
         raise FileNotFoundError(f"no {split} shards in {data_dir}")
-    num_planes = spec["F"]
-    keep = None if planes is None or planes == spec["planes"] else plane_indices(spec["planes"], planes)
-    ds = tf.data.TFRecordDataset(sorted(files), compression_type="ZLIB")
-    if shuffle_seed is not None:
-        ds = ds.shuffle(50_000, seed=shuffle_seed, reshuffle_each_iteration=True)
+    return spec, sorted(files)
+
+
+def _kept_planes(spec: dict, planes: list[str] | None):
+    return None if planes is None or planes == spec["planes"] else plane_indices(spec["planes"], planes)
+
+
+def _records(data_dir: str, split: str, planes: list[str] | None):
+    """The parsed records of one split (``parse_example``), in file order."""
+    spec, files = _shard_files(data_dir, split)
+    num_planes, keep = spec["F"], _kept_planes(spec, planes)
+    ds = tf.data.TFRecordDataset(files, compression_type="ZLIB")
     return ds.map(lambda s: parse_example(s, num_planes, keep), num_parallel_calls=tf.data.AUTOTUNE,
                   deterministic=True)
 
@@ -116,14 +157,20 @@ def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: b
     ``defender_first``, ``problem``, ``subproblem`` and ``has_move``, for
     reports.
     """
-    ds = _records(data_dir, split, planes, shuffle_seed=seed if shuffle else None)
+    spec, files = _shard_files(data_dir, split)
+    num_planes, keep = spec["F"], _kept_planes(spec, planes)
+    ds = tf.data.TFRecordDataset(files, compression_type="ZLIB")
+    if shuffle:
+        ds = ds.shuffle(50_000, seed=seed, reshuffle_each_iteration=True)
+    ds = ds.batch(batch_size)
     if augment:
         seeds = tf.data.Dataset.random(seed=seed).batch(2)
         ds = tf.data.Dataset.zip((ds, seeds)).map(
-            lambda r, s: (*_training_view(r, tf.cast(s, tf.int32)), r),
+            lambda s, r: _parse_batch(s, num_planes, keep, tf.cast(r, tf.int32)),
             num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
     else:
-        ds = ds.map(lambda r: (*_evaluation_view(r), r))
+        ds = ds.map(lambda s: _parse_batch(s, num_planes, keep),
+                    num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
     if meta:
         ds = ds.map(lambda w, m, r: (w, _outputs(w, m, r)[1], {
             "available_moves": r["available_moves"], "defender_first": r["defender_first"],
@@ -131,4 +178,4 @@ def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: b
             "has_move": m >= 0}))
     else:
         ds = ds.map(_outputs)
-    return ds.batch(batch_size).prefetch(tf.data.AUTOTUNE)
+    return ds.prefetch(tf.data.AUTOTUNE)

@@ -221,19 +221,20 @@ def test_the_reader_symmetry_matches_the_board_symmetry(stage):
     """Augmenting a window equals cutting the window from the transformed board."""
     import tensorflow as tf
 
-    from model.dataset import symmetry
+    from model.dataset import apply_symmetries
     from test_planes import transformed
 
     _, subs, _ = stage
     sub = next(s for s in subs.values() if s.best_move is not None)
     windows, moves = subproblem_windows(sub)
+    flat = tf.constant(windows.reshape(len(windows), 121, -1))
     for k in range(4):
         for flip in (False, True):
             other_windows, other_moves = subproblem_windows(transformed(sub, k, flip))
-            for window, move in zip(windows, moves):
-                w, m = symmetry(tf.constant(window), tf.constant(move, tf.int64), tf.constant(k),
-                                tf.constant(flip))
-                assert any(np.array_equal(w.numpy(), o) and int(m) == om
+            turned, turned_moves = apply_symmetries(flat, tf.constant(moves, tf.int64),
+                                                    tf.fill([len(windows)], 2 * k + int(flip)))
+            for w, m in zip(turned.numpy().reshape(windows.shape), turned_moves.numpy()):
+                assert any(np.array_equal(w, o) and int(m) == om
                            for o, om in zip(other_windows, other_moves)), (k, flip)
 
 
