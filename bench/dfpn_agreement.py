@@ -18,9 +18,8 @@ import argparse
 import statistics
 import sys
 
-from tqdm import tqdm
-
 from bench.solver_bench import load_problems, short_name, warm_up
+from pipeline.progress import progress_bar
 from solver import Solver
 from solver.board import color_letter
 
@@ -61,7 +60,7 @@ def main(argv=None) -> int:
     print("| problem | to play | ko master | DFS | DFS nodes | DFS s | df-pn | df-pn nodes | df-pn s | df-pn move |")
     print("|---|---|---|---|---:|---:|---|---:|---:|---|")
     dfs_runs, dfpn_runs, failures = [], [], []
-    for problem, to_play, ko_master in tqdm(cases, desc="df-pn vs DFS", unit="case", file=sys.stderr):
+    for problem, to_play, ko_master in progress_bar(cases, desc="df-pn vs DFS", unit="case"):
         dfs = Solver(problem).solve(to_play, ko_master=ko_master, max_nodes=args.max_nodes)
         dfpn = Solver(problem).solve(to_play, ko_master=ko_master, algo="dfpn", max_nodes=args.max_nodes)
         move = check_move(problem, to_play, ko_master, dfpn, args.max_nodes)

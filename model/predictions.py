@@ -37,7 +37,7 @@ class SplitPredictions:
 
 def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 4096) -> SplitPredictions:
     """Evaluate every ``NumpyNet`` of ``nets`` (all on the same planes) on ``split`` of ``data_dir``."""
-    from tqdm import tqdm
+    from pipeline.progress import progress_bar
 
     from model.dataset import whole_records
 
@@ -59,7 +59,7 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
         pending.clear()
         counts.clear()
 
-    for record in tqdm(whole_records(data_dir, split, list(planes)), desc=f"evaluating {split}",
+    for record in progress_bar(whole_records(data_dir, split, list(planes)), desc=f"evaluating {split}",
                        unit="record", leave=False):
         labels["safe"].append(int(record["safe"]))
         labels["available_moves"].append(int(record["available_moves"]))

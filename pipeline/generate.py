@@ -300,7 +300,7 @@ def problem_sgf(problem: Problem, name: str, comment: str, moves) -> str:
 
 def generate(count: int, seed: int, out: Path, settings: Settings, progress: bool = True) -> dict:
     """Write ``count`` problems into ``out``; returns the summary (also written to summary.json)."""
-    from tqdm import tqdm
+    from pipeline.progress import progress_bar
 
     out.mkdir(parents=True, exist_ok=True)
     for stale in out.glob("seed*-*.sgf"):
@@ -313,7 +313,7 @@ def generate(count: int, seed: int, out: Path, settings: Settings, progress: boo
     outlines: set[bytes] = set()
     candidates = 0
     limit = MAX_CANDIDATES_PER_PROBLEM * count
-    with tqdm(total=count, desc="generate", unit="problem", disable=not progress) as bar:
+    with progress_bar(total=count, desc="generate", unit="problem", disable=not progress) as bar:
         while len(positions) < count and candidates < limit:
             rng = np.random.default_rng([seed, candidates])
             candidates += 1

@@ -328,8 +328,8 @@ class _Progress:
         total = sum(0 if storage.exists(layout.tree(pid)) else
                     sum(not storage.exists(layout.partial(pid, side)) for side in SIDES)
                     for pid, _ in problems)
-        from tqdm import tqdm
-        self.bar = tqdm(total=total, desc="solve-all sides", unit="side", file=sys.stderr)
+        from pipeline.progress import progress_bar
+        self.bar = progress_bar(total=total, desc="solve-all sides", unit="side")
         self.stopped = threading.Event()
         self.thread = threading.Thread(target=self._poll, daemon=True)
 

@@ -96,12 +96,11 @@ def check_file(path: Path, algo: str, max_nodes: int) -> Check:
 
 def validate(files: list[Path], sample: int, seed: int, algo: str, max_nodes: int,
              progress: bool = True) -> list[Check]:
-    from tqdm import tqdm
+    from pipeline.progress import progress_bar
 
     chosen = random.Random(seed).sample(files, min(sample, len(files)))
     return [check_file(path, algo, max_nodes)
-            for path in tqdm(sorted(chosen), desc="validate", unit="file", disable=not progress,
-                             file=sys.stderr)]
+            for path in progress_bar(sorted(chosen), desc="validate", unit="file", disable=not progress)]
 
 
 def cmd_validate(args) -> int:

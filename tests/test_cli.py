@@ -37,3 +37,16 @@ def test_node_budget_gives_unknown(tmp_path, capsys):
     good.write_bytes(GOOD)
     assert main(["solve", "--json", "--max-nodes", "1", str(good)]) == 0
     assert json.loads(capsys.readouterr().out)["status"] == "unknown"
+
+
+def test_a_progress_bar_written_to_a_log_is_redrawn_at_most_once_a_minute():
+    import io
+
+    from pipeline.progress import progress_bar
+
+    log = io.StringIO()
+    for _ in progress_bar(range(20_000), desc="work", file=log):
+        pass
+    # the opening and the closing state only, not thousands of redraws on one line
+    assert log.getvalue().count("work:") == 2
+    assert "20000/20000" in log.getvalue()
