@@ -14,10 +14,10 @@ took most of a training step's time on two cores.
 """
 from __future__ import annotations
 
-import numpy as np
 import tensorflow as tf
 
 from pipeline.records import MOVES, WINDOW, plane_indices, read_spec, shard_pattern
+from pipeline.window_symmetries import INVERSE_SYMMETRIES, SYMMETRIES
 
 
 def record_description() -> dict:
@@ -49,25 +49,6 @@ def parse_example(serialized, num_planes: int, keep=None) -> dict:
     record["planes"] = planes if keep is None else tf.gather(planes, keep, axis=-1)
     record["move"] = tf.sparse.to_dense(record["move"], default_value=-1)
     return record
-
-
-def _square_symmetries() -> np.ndarray:
-    """int32 ``[8, 121]``: row s maps a transformed window's point i to the original's point.
-
-    The 8 symmetries of the square: ``k`` quarter turns, then an optional
-    transpose, applied to the grid of point indices.
-    """
-    grid = np.arange(MOVES, dtype=np.int32).reshape(WINDOW, WINDOW)
-    images = []
-    for k in range(4):
-        turned = np.rot90(grid, k)
-        images += [turned.reshape(-1), turned.T.reshape(-1)]
-    return np.stack(images)
-
-
-SYMMETRIES = _square_symmetries()
-# INVERSE_SYMMETRIES[s][p]: where the original point p lands under symmetry s
-INVERSE_SYMMETRIES = np.argsort(SYMMETRIES, axis=1).astype(np.int32)
 
 
 def _parse_batch(serialized, num_planes: int, keep, seed=None):

@@ -6,11 +6,12 @@ networks (float, 5-bit, ...).  Each record is read once and every network
 sees all its windows, one per stone of the target block: a record's P(safe)
 is the mean over its windows, which is what ``tsumego eval`` answers for a
 position; the move head is read on the first window, whose ``TR`` index the
-record holds.
+record holds.  With ``symmetries``, each record's P(safe) is also averaged
+over its windows under the 8 symmetries of the square (``symmetric``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -25,25 +26,30 @@ class SplitPredictions:
     has_move: np.ndarray          # bool, [N]
     probability: dict[str, np.ndarray]   # network name -> P(safe), mean over the windows, [N]
     best_move: dict[str, np.ndarray]     # network name -> argmax of the first window's move head, [N]
+    # network name -> P(safe), mean over the windows and their 8 symmetries, [N] (when asked)
+    symmetric: dict[str, np.ndarray] = field(default_factory=dict)
 
-    def errors(self, name: str) -> np.ndarray:
+    def errors(self, name: str, symmetric: bool = False) -> np.ndarray:
         """bool [N]: the network's thresholded answer differs from the label."""
-        return (self.probability[name] >= 0.5) != (self.safe == 1)
+        probability = (self.symmetric if symmetric else self.probability)[name]
+        return (probability >= 0.5) != (self.safe == 1)
 
     def wrong_moves(self, name: str) -> np.ndarray:
         """bool [N]: there is a ``TR`` in the window and the move head's top point is not it."""
         return self.has_move & (self.best_move[name] != self.move)
 
 
-def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 4096) -> SplitPredictions:
+def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 4096,
+                  symmetries: bool = False) -> SplitPredictions:
     """Evaluate every ``NumpyNet`` of ``nets`` (all on the same planes) on ``split`` of ``data_dir``."""
-    from pipeline.progress import progress_bar
-
     from model.dataset import whole_records
+    from pipeline.progress import progress_bar
+    from pipeline.window_symmetries import turn
 
     (planes,) = {tuple(net.planes) for net in nets.values()}
     labels = {key: [] for key in ("safe", "available_moves", "move")}
     probability = {name: [] for name in nets}
+    symmetric = {name: [] for name in nets} if symmetries else {}
     best_move = {name: [] for name in nets}
     pending: list[np.ndarray] = []   # windows of the records not yet evaluated
     counts: list[int] = []           # how many windows each of those records has
@@ -56,11 +62,14 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
             safe, move = net.evaluate(windows)
             probability[name].append(np.add.reduceat(safe, firsts) / sizes)
             best_move[name].append(move[firsts].argmax(axis=1))
+            if symmetries:
+                total = safe + sum(net.evaluate(turn(windows, s))[0] for s in range(1, 8))
+                symmetric[name].append(np.add.reduceat(total / 8, firsts) / sizes)
         pending.clear()
         counts.clear()
 
     for record in progress_bar(whole_records(data_dir, split, list(planes)), desc=f"evaluating {split}",
-                       unit="record", leave=False):
+                               unit="record", leave=False):
         labels["safe"].append(int(record["safe"]))
         labels["available_moves"].append(int(record["available_moves"]))
         labels["move"].append(int(record["move"][0]))
@@ -84,4 +93,5 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
         has_move=move >= 0,
         probability={name: joined(parts, np.float32) for name, parts in probability.items()},
         best_move={name: joined(parts, np.int64) for name, parts in best_move.items()},
+        symmetric={name: joined(parts, np.float32) for name, parts in symmetric.items()},
     )

@@ -1,15 +1,18 @@
-"""Low-bit weights: uniform per-tensor quantization and the packed file.
+"""Low-bit weights: uniform quantization with per-tensor or per-unit ranges, and the packed file.
 
 Each dense kernel is stored at ``b`` bits a weight.  The code of a weight is
 ``round((w - low) / scale)`` clipped to ``0 .. 2**b - 1``; it reads back as
-``low + code * scale``.  Two ways to pick the range ``[low, high]`` per tensor:
+``low + code * scale``.  Three ways to pick the range ``[low, high]``:
 
 * ``minmax``: the tensor's range, so every weight is within ``scale / 2`` of
   its value (``scale = (high - low) / (2**b - 1)``);
-* ``clip`` (the default): the range shrunk towards the tensor's median by
-  the factor that minimises the squared error, trading a few clipped outliers
-  for finer steps everywhere else (what helps most at 2-4 bits); weights
-  inside the range are within ``scale / 2``, outliers read back as its ends.
+* ``clip``: the range shrunk towards the tensor's median by the factor that
+  minimises the squared error, trading a few clipped outliers for finer steps
+  everywhere else (what helps most at 2-4 bits); weights inside the range are
+  within ``scale / 2``, outliers read back as its ends;
+* ``channel`` (the default): ``clip`` done for each output unit (each column of
+  the kernel) on its own, so a unit whose weights are all small is not given
+  the steps of the largest unit; it costs two float32 values a unit.
 
 Either way ``low`` is then moved by less than a step so that zero is one of
 the levels (``low = -z * scale`` for an integer code ``z``): most weights sit
@@ -25,22 +28,26 @@ Packed file (little-endian)::
     offset 0      4 bytes   magic  b"TSQN"
     offset 4      uint32    H, the length of the header
     offset 8      H bytes   header, UTF-8 JSON (keys sorted):
-                              format       1
+                              format       2 (1 had per-tensor ranges only)
                               bits         b (32 for the float file)
-                              scheme       "minmax" | "clip" | "float"
+                              scheme       "minmax" | "clip" | "channel" | "float"
                               window       11
                               planes       plane names, in input order
                               width, blocks  the network's shape
                               tensors      list, in evaluation order, of
-                                {name: "align/kernel", shape: [968F, width],
+                                {name: "align/kernel", shape: [121F, width],
                                  encoding: "uint<b>" | "float32",
-                                 low, scale: float32 values (uint only),
+                                 ranges: "tensor" | "unit" (uint only),
+                                 low, scale: float32 values ("tensor"),
                                  offset: byte offset in the payload,
                                  bytes: byte length}
     offset 8 + H  payload   tensors back to back, each starting on a byte;
                             a uint<b> tensor is its codes in C order as one
                             bit stream, b bits a code, least significant bit
-                            first, zero-padded to a whole byte
+                            first, zero-padded to a whole byte; with "unit"
+                            ranges the stream follows the units' low values
+                            then their scales, float32 each, one per output
+                            unit (the last axis)
 
 The same model and options always give the same bytes.
 """
@@ -54,9 +61,11 @@ import sys
 import numpy as np
 
 MAGIC = b"TSQN"
-FORMAT_VERSION = 1
+# 2 added per-unit ranges; a format-1 file (per-tensor ranges only) reads the same way.
+FORMAT_VERSION = 2
+READABLE_FORMATS = (1, 2)
 FLOAT_BITS = 32
-SCHEMES = ("minmax", "clip")
+SCHEMES = ("minmax", "clip", "channel")
 # Measured (bits.md of the reports): on the random-split network of the
 # reference problems clip's test error at 3, 4, 5 bits is 0.227, 0.175, 0.135
 # against minmax's 0.345, 0.447, 0.327 (float 0.123); on the problem-split one
@@ -71,55 +80,61 @@ CLIP_FACTORS = np.linspace(1.0, 0.2, 41)
 
 
 def quantize_tensor(weights: np.ndarray, bits: int, scheme: str = DEFAULT_SCHEME):
-    """``(codes, low, scale)``: codes uint16 of ``weights``' shape, low/scale float32."""
+    """``(codes, low, scale)``: codes uint16 of ``weights``' shape; low/scale float32
+    scalars, or for ``channel`` arrays with one value per output unit (the last axis)."""
     if scheme not in SCHEMES:
         raise ValueError(f"unknown scheme {scheme!r}; expected one of {SCHEMES}")
     if not 1 <= bits <= 16:
         raise ValueError(f"bits must be 1..16, got {bits}")
     w = np.asarray(weights, dtype=np.float64)
+    per_unit = scheme == "channel"
+    # one column per range: the whole tensor, or each output unit's weights
+    columns = w.reshape(-1, w.shape[-1]) if per_unit else w.reshape(-1, 1)
     levels = (1 << bits) - 1
-    low, high = float(w.min()), float(w.max())
-    if scheme == "clip":
-        low, high = _best_clip(w, levels, low, high)
+    low, high = columns.min(axis=0), columns.max(axis=0)
+    if scheme != "minmax":
+        low, high = _best_clip(columns, levels, low, high)
     low32, scale32 = _levels(low, high, levels)
-    codes = np.clip(np.rint((w - float(low32)) / float(scale32)), 0, levels).astype(np.uint16)
+    codes = np.clip(np.rint((columns - low32.astype(np.float64)) / scale32.astype(np.float64)), 0, levels)
+    codes = codes.reshape(w.shape).astype(np.uint16)
+    if not per_unit:
+        return codes, low32[0], scale32[0]
     return codes, low32, scale32
 
 
-def _levels(low: float, high: float, levels: int) -> tuple[np.float32, np.float32]:
-    """float32 ``(low, scale)`` of ``levels`` steps over [low, high] moved by at most half a step
-    so that zero is a level, when the range holds zero.
+def _levels(low: np.ndarray, high: np.ndarray, levels: int) -> tuple[np.ndarray, np.ndarray]:
+    """float32 ``(low, scale)`` arrays of ``levels`` steps over each [low, high], moved by at
+    most half a step so that zero is a level, where the range holds zero.
 
     With ``low = -(z * scale)`` computed in float32, ``dequantize`` gives
     ``low + z * scale == 0`` exactly for the code z; every weight of the range
     stays within half a step of a level.
     """
-    scale = np.float32((high - low) / levels) if high > low else np.float32(1.0)
-    if not low < 0 < high:
-        return np.float32(low), scale
-    zero_code = np.float32(round(-low / float(scale)))
-    return np.float32(-(zero_code * scale)), scale
+    scale = np.where(high > low, ((high - low) / levels).astype(np.float32), np.float32(1.0))
+    zero_code = np.rint(-low / scale.astype(np.float64)).astype(np.float32)
+    moved = -(zero_code * scale)
+    return np.where((low < 0) & (0 < high), moved, low.astype(np.float32)), scale
 
 
-def _best_clip(w: np.ndarray, levels: int, low: float, high: float) -> tuple[float, float]:
-    """The shrunk range (about the median) with the least squared error."""
-    centre = float(np.median(w))
-    best = (np.inf, low, high)
+def _best_clip(columns: np.ndarray, levels: int, low: np.ndarray, high: np.ndarray):
+    """Each column's range shrunk about its median to the factor with the least squared error."""
+    centre = np.median(columns, axis=0)
+    best_error = np.full(columns.shape[1], np.inf)
+    best_low, best_high = low.copy(), high.copy()
     for factor in CLIP_FACTORS:
         lo, hi = centre + factor * (low - centre), centre + factor * (high - centre)
-        if hi <= lo:
-            continue
-        start, scale = (float(v) for v in _levels(lo, hi, levels))
-        back = start + np.clip(np.rint((w - start) / scale), 0, levels) * scale
-        error = float(np.square(back - w).sum())
-        if error < best[0]:
-            best = (error, lo, hi)
-    return best[1], best[2]
+        start, scale = (v.astype(np.float64) for v in _levels(lo, hi, levels))
+        back = start + np.clip(np.rint((columns - start) / scale), 0, levels) * scale
+        error = np.square(back - columns).sum(axis=0)
+        better = (hi > lo) & (error < best_error)
+        best_error[better], best_low[better], best_high[better] = error[better], lo[better], hi[better]
+    return best_low, best_high
 
 
-def dequantize(codes: np.ndarray, low: np.float32, scale: np.float32) -> np.ndarray:
-    """float32 weights of the codes (exactly what the evaluator computes)."""
-    return np.float32(low) + codes.astype(np.float32) * np.float32(scale)
+def dequantize(codes: np.ndarray, low, scale) -> np.ndarray:
+    """float32 weights of the codes (exactly what the evaluator computes); a per-unit
+    ``low``/``scale`` applies along the last axis."""
+    return np.asarray(low, np.float32) + codes.astype(np.float32) * np.asarray(scale, np.float32)
 
 
 def pack_codes(codes: np.ndarray, bits: int) -> bytes:
@@ -152,7 +167,13 @@ def pack(tensors: list[tuple[str, np.ndarray]], bits: int, meta: dict,
         else:
             codes, low, scale = quantize_tensor(array, bits, scheme)
             data = pack_codes(codes, bits)
-            entry.update(encoding=f"uint{bits}", low=float(low), scale=float(scale))
+            entry["encoding"] = f"uint{bits}"
+            if scheme == "channel":
+                # a unit's low and scale, 8 bytes, are stored in binary before the codes
+                data = low.astype("<f4").tobytes() + scale.astype("<f4").tobytes() + data
+                entry["ranges"] = "unit"
+            else:
+                entry.update(ranges="tensor", low=float(low), scale=float(scale))
         entry.update(offset=offset, bytes=len(data))
         entries.append(entry)
         chunks.append(data)
@@ -172,8 +193,9 @@ def unpack(blob: bytes, source: str = "<packed>") -> tuple[dict, dict[str, np.nd
         header = json.loads(blob[8:8 + length])
     except ValueError as exc:
         raise ValueError(f"{source}: unreadable header ({exc})") from None
-    if header.get("format") != FORMAT_VERSION:
-        raise ValueError(f"{source}: format {header.get('format')}, this code reads {FORMAT_VERSION}")
+    if header.get("format") not in READABLE_FORMATS:
+        raise ValueError(f"{source}: format {header.get('format')}, this code reads "
+                         f"{', '.join(map(str, READABLE_FORMATS))}")
     payload = blob[8 + length:]
     tensors = {}
     for entry in header["tensors"]:
@@ -184,8 +206,13 @@ def unpack(blob: bytes, source: str = "<packed>") -> tuple[dict, dict[str, np.nd
         if entry["encoding"] == "float32":
             tensors[entry["name"]] = np.frombuffer(data, dtype="<f4").astype(np.float32).reshape(shape)
         else:
-            codes = unpack_codes(data, int(entry["encoding"][4:]), int(np.prod(shape)))
-            tensors[entry["name"]] = dequantize(codes, entry["low"], entry["scale"]).reshape(shape)
+            low, scale = entry.get("low"), entry.get("scale")
+            if entry.get("ranges") == "unit":
+                units = shape[-1]
+                low, scale = np.frombuffer(data[:8 * units], dtype="<f4").reshape(2, units)
+                data = data[8 * units:]
+            codes = unpack_codes(data, int(entry["encoding"][4:]), int(np.prod(shape))).reshape(shape)
+            tensors[entry["name"]] = dequantize(codes, low, scale)
     return header, tensors
 
 

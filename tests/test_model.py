@@ -8,6 +8,7 @@ another plane, so a network that learns anything must learn both.
 """
 import json
 import os
+import struct
 
 import numpy as np
 import pytest
@@ -130,6 +131,41 @@ def test_a_record_is_scored_on_the_mean_over_its_windows(trained):
                                                        for r in records]
 
 
+def _eight_images(windows: np.ndarray) -> list[np.ndarray]:
+    """The windows ``[S, 11, 11, F]`` turned and mirrored with numpy, independently of the tables."""
+    turned = [np.rot90(windows, k, axes=(1, 2)) for k in range(4)]
+    return turned + [np.swapaxes(w, 1, 2) for w in turned]
+
+
+def test_a_record_can_be_scored_over_the_8_symmetries_of_its_windows(trained):
+    from model.dataset import whole_records
+    from model.predictions import predict_split
+
+    data, model_dir, _ = trained
+    net = NumpyNet.load(str(model_dir / "model-float.tsq"))
+    predictions = predict_split(str(data), "test", {"float": net}, batch_windows=50, symmetries=True)
+    records = list(whole_records(str(data), "test"))
+    expected = [np.mean([net.evaluate(np.ascontiguousarray(w))[0].mean()
+                         for w in _eight_images(r["planes"])]) for r in records]
+    assert np.allclose(predictions.symmetric["float"], expected, atol=1e-6)
+    plain = [net.evaluate(r["planes"])[0].mean() for r in records]
+    assert np.allclose(predictions.probability["float"], plain, atol=1e-6)
+    assert not np.allclose(expected, plain, atol=1e-4)   # the toy net is not symmetric by itself
+
+
+def test_the_window_symmetries_are_the_8_of_the_square():
+    from pipeline.window_symmetries import INVERSE_SYMMETRIES, SYMMETRIES, turn
+
+    assert np.array_equal(SYMMETRIES[0], np.arange(121))
+    assert len({row.tobytes() for row in SYMMETRIES}) == 8
+    assert all(np.array_equal(np.sort(row), np.arange(121)) for row in SYMMETRIES)
+    assert all(np.array_equal(row[inverse], np.arange(121))
+               for row, inverse in zip(SYMMETRIES, INVERSE_SYMMETRIES))
+    windows = np.random.default_rng(3).integers(0, 2, (2, 11, 11, 3), dtype=np.uint8)
+    images = {turn(windows, s).tobytes() for s in range(8)}
+    assert images == {np.ascontiguousarray(w).tobytes() for w in _eight_images(windows)}
+
+
 def test_an_empty_test_split_is_an_error_not_a_crash(trained, tmp_path, capsys):
     _, model_dir, _ = trained
     empty = tmp_path / "records"
@@ -200,15 +236,20 @@ def test_dequantized_weights_stay_within_half_a_step(bits, scheme):
     assert codes.max() < 2 ** bits and codes.shape == weights.shape
     back = dequantize(codes, low, scale)
     assert back[1, 1] == 0.0   # zero is a level
-    high = np.float32(low) + np.float32(scale) * (2 ** bits - 1)
+    # per-tensor ranges are scalars, per-unit ones hold one value per column
+    low, scale = (np.broadcast_to(np.asarray(v, np.float32), weights.shape) for v in (low, scale))
+    if scheme == "channel":
+        assert len(np.unique(scale[0])) > 1
+    high = low + scale * (2 ** bits - 1)
+    tolerance = scale / 2 + 1e-7
     inside = (weights >= low) & (weights <= high)
-    assert np.all(np.abs(back - weights)[inside] <= scale / 2 + 1e-7)
+    assert np.all((np.abs(back - weights) <= tolerance)[inside])
     if scheme == "minmax":
         # the range moved by at most half a step: the ends are within half a step too
-        assert np.all(np.abs(back - weights) <= scale / 2 + 1e-7)
+        assert np.all(np.abs(back - weights) <= tolerance)
     else:
         # Clipped weights read back as the nearest end of the range.
-        assert np.allclose(back[~inside], np.clip(weights[~inside], low, high), atol=scale / 2 + 1e-7)
+        assert np.all((np.abs(back - np.clip(weights, low, high)) <= tolerance)[~inside])
 
 
 @pytest.mark.parametrize("bits", range(2, 9))
@@ -227,6 +268,17 @@ def test_clipping_lowers_the_squared_error_at_low_bits():
     errors = {scheme: np.square(dequantize(*quantize_tensor(weights, 3, scheme)) - weights).sum()
               for scheme in SCHEMES}
     assert errors["clip"] < 0.7 * errors["minmax"]
+
+
+def test_per_unit_ranges_lower_the_error_when_units_differ_in_scale():
+    # units whose weights span a hundredfold range of sizes, as trained kernels' do in part
+    sizes = np.geomspace(0.01, 1.0, 64, dtype=np.float32)
+    weights = np.random.default_rng(2).normal(0, 1, (500, 64)).astype(np.float32) * sizes
+    errors = {scheme: np.square(dequantize(*quantize_tensor(weights, 5, scheme)) - weights).sum(axis=0)
+              for scheme in ("clip", "channel")}
+    assert errors["channel"].sum() < 0.5 * errors["clip"].sum()
+    # the small units gain most: one range for all gave them the steps of the largest
+    assert np.all(errors["channel"][:16] < 0.1 * errors["clip"][:16])
 
 
 @pytest.mark.parametrize("bits", [1, 2, 3, 5, 7, 8, 11])
@@ -249,22 +301,39 @@ def meta_for(blocks: int) -> dict:
     return {"planes": PLANES, "window": WINDOW, "width": 40, "blocks": blocks}
 
 
-def test_packed_file_round_trips_and_is_deterministic(tmp_path):
+@pytest.mark.parametrize("scheme", SCHEMES)
+def test_packed_file_round_trips_and_is_deterministic(tmp_path, scheme):
     tensors = model_tensors(small_model())
-    blob = pack(tensors, 5, meta_for(2))
-    assert blob == pack(tensors, 5, meta_for(2))
+    blob = pack(tensors, 5, meta_for(2), scheme)
+    assert blob == pack(tensors, 5, meta_for(2), scheme)
     path = tmp_path / "net.tsq"
     path.write_bytes(blob)
     header, back = read_packed(str(path))
     assert header["bits"] == 5 and header["planes"] == PLANES and header["blocks"] == 2
+    assert header["scheme"] == scheme
     assert [entry["name"] for entry in header["tensors"]] == [name for name, _ in tensors]
     for name, array in tensors:
         if name.endswith("/bias"):
             assert np.array_equal(back[name], array)
         else:
-            assert np.array_equal(back[name], dequantize(*quantize_tensor(array, 5)))
+            assert np.array_equal(back[name], dequantize(*quantize_tensor(array, 5, scheme)))
     _, exact = unpack(pack(tensors, FLOAT_BITS, meta_for(2)))
     assert all(np.array_equal(exact[name], array) for name, array in tensors)
+
+
+def test_a_format_1_file_reads_as_before():
+    # format 1 had per-tensor ranges only, without the "ranges" key
+    blob = pack(model_tensors(small_model()), 5, meta_for(2), "clip")
+    (length,) = struct.unpack("<I", blob[4:8])
+    header = json.loads(blob[8:8 + length])
+    header["format"] = 1
+    for entry in header["tensors"]:
+        entry.pop("ranges", None)
+    head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
+    old = blob[:4] + struct.pack("<I", len(head)) + head + blob[8 + length:]
+    _, expected = unpack(blob)
+    _, back = unpack(old)
+    assert all(np.array_equal(back[name], expected[name]) for name in expected)
 
 
 def test_a_damaged_packed_file_is_named_in_the_error(tmp_path):
@@ -347,6 +416,11 @@ def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
             assert sub.stones[y, x] == 0
         drawn = tmp_path / f"board-{os.path.splitext(os.path.basename(path))[0]}.svg"
         assert drawn.read_text().lstrip().startswith("<?xml")
+    assert main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", "--symmetries", files[0]]) == 0
+    row = json.loads(capsys.readouterr().out)
+    windows, _ = subproblem_windows(load_subproblem(files[0]))
+    expected = np.mean([net.evaluate(np.ascontiguousarray(w))[0].mean() for w in _eight_images(windows)])
+    assert row["safe"] == pytest.approx(float(expected), abs=1e-4)
 
 
 def test_eval_refuses_a_network_trained_on_other_planes(tmp_path, capsys):
