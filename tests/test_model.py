@@ -15,8 +15,8 @@ import pytest
 
 from model.network import NetworkOptions, build_model, layer_names
 from model.numpy_net import NumpyNet
-from model.quantize import (FLOAT_BITS, SCHEMES, dequantize, model_tensors, pack, pack_codes,
-                            quantize_tensor, read_packed, unpack, unpack_codes)
+from model.quantize import (DEFAULT_SCHEME, FLOAT_BITS, SCHEMES, dequantize, model_tensors, pack,
+                            pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
 from pipeline.cli import main
 from pipeline.records import WINDOW
 
@@ -94,8 +94,8 @@ def test_the_packed_files_keep_the_accuracy(trained):
     error = {(row["bits"], row["scheme"]): row["error"] for row in table}
     assert set(error) == {(b, s) for b in range(2, 9) for s in SCHEMES} | {(FLOAT_BITS, "float")}
     assert error[FLOAT_BITS, "float"] <= 0.03
-    assert error[5, "clip"] <= error[FLOAT_BITS, "float"] + 0.02
-    sizes = {row["bits"]: row["bytes"] for row in table if row["scheme"] == "clip"}
+    assert error[5, DEFAULT_SCHEME] <= error[FLOAT_BITS, "float"] + 0.02
+    sizes = {row["bits"]: row["bytes"] for row in table if row["scheme"] == DEFAULT_SCHEME}
     assert sizes[2] < sizes[5] < sizes[8] < os.path.getsize(model_dir / "model-float.tsq")
     assert os.path.getsize(model_dir / "model-5bit.tsq") == sizes[5]
 
