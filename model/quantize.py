@@ -21,7 +21,9 @@ as even a hundredth would shift every unit by a sum of such offsets, which
 saturated the trained network at some bit widths before this rule.
 
 Biases (``width`` values a layer, under 1% of the file) stay float32: they
-shift every unit and cost nothing to keep exact.
+shift every unit and cost nothing to keep exact.  ``tsumego quantize`` also
+moves them so that each unit keeps, over a sample of training windows, the
+mean the float network gives it (:mod:`model.bias_correction`).
 
 Packed file (little-endian)::
 
@@ -34,6 +36,8 @@ Packed file (little-endian)::
                               window       11
                               planes       plane names, in input order
                               width, blocks  the network's shape
+                              bias_correction_windows  the sample size, when
+                                           the biases were corrected
                               tensors      list, in evaluation order, of
                                 {name: "align/kernel", shape: [121F, width],
                                  encoding: "uint<b>" | "float32",
@@ -157,17 +161,36 @@ def unpack_codes(data: bytes, bits: int, count: int) -> np.ndarray:
 
 
 def pack(tensors: list[tuple[str, np.ndarray]], bits: int, meta: dict,
-         scheme: str = DEFAULT_SCHEME) -> bytes:
-    """The packed file's bytes; ``bits=32`` keeps every tensor float32."""
+         scheme: str = DEFAULT_SCHEME, bias_windows: np.ndarray | None = None) -> bytes:
+    """The packed file's bytes; ``bits=32`` keeps every tensor float32.
+
+    With ``bias_windows`` (training windows ``[N, 11, 11, F]``) the biases of a
+    quantized file are corrected (:mod:`model.bias_correction`).
+    """
+    quantized = {name: array if bits == FLOAT_BITS or name.endswith("/bias")
+                 else quantize_tensor(np.asarray(array, np.float32), bits, scheme)
+                 for name, array in tensors}
+    header = {**meta, "format": FORMAT_VERSION, "bits": bits,
+              "scheme": "float" if bits == FLOAT_BITS else scheme}
+    if bias_windows is not None and bits != FLOAT_BITS:
+        from model.bias_correction import corrected_biases
+
+        exact = {name: np.asarray(array, np.float32) for name, array in tensors}
+        back = {name: value if name.endswith("/bias") else dequantize(*value)
+                for name, value in quantized.items()}
+        quantized.update(corrected_biases(exact, back, int(meta["blocks"]), bias_windows))
+        header["bias_correction_windows"] = len(bias_windows)
     entries, chunks, offset = [], [], 0
-    for name, array in tensors:
-        array = np.asarray(array, dtype=np.float32)
-        entry = {"name": name, "shape": list(array.shape)}
+    for name, _ in tensors:
+        value = quantized[name]
+        entry = {"name": name}
         if bits == FLOAT_BITS or name.endswith("/bias"):
+            array = np.asarray(value, dtype=np.float32)
             data = array.astype("<f4").tobytes()
-            entry["encoding"] = "float32"
+            entry.update(shape=list(array.shape), encoding="float32")
         else:
-            codes, low, scale = quantize_tensor(array, bits, scheme)
+            codes, low, scale = value
+            entry["shape"] = list(codes.shape)
             data = pack_codes(codes, bits)
             entry["encoding"] = f"uint{bits}"
             if scheme == "channel":
@@ -180,8 +203,7 @@ def pack(tensors: list[tuple[str, np.ndarray]], bits: int, meta: dict,
         entries.append(entry)
         chunks.append(data)
         offset += len(data)
-    header = {**meta, "format": FORMAT_VERSION, "bits": bits,
-              "scheme": "float" if bits == FLOAT_BITS else scheme, "tensors": entries}
+    header["tensors"] = entries
     head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
     return MAGIC + struct.pack("<I", len(head)) + head + b"".join(chunks)
 
@@ -257,7 +279,24 @@ def register(commands) -> None:
     parser.add_argument("--out", help="packed file to write (default MODEL/model-<b>bit.tsq)")
     parser.add_argument("--data", help="records for the error table (default: the training data)")
     parser.add_argument("--no-table", action="store_true", help="skip the table of error by bits")
+    parser.add_argument("--no-bias-correction", action="store_true",
+                        help="keep the float biases (see model/bias_correction.py)")
     parser.set_defaults(run=run)
+
+
+def training_windows(data_dir: str, planes: list[str], count: int) -> np.ndarray:
+    """The first ``count`` windows of the training split, in file order (the same every run)."""
+    from model.dataset import whole_records
+
+    windows, total = [], 0
+    for record in whole_records(data_dir, "train", planes):
+        windows.append(record["planes"])
+        total += len(record["planes"])
+        if total >= count:
+            break
+    if not windows:
+        raise ValueError("the training split is empty")
+    return np.concatenate(windows)[:count]
 
 
 def run(args) -> int:
@@ -278,17 +317,26 @@ def run(args) -> int:
         return 1
     tensors = model_tensors(model)
     meta = packed_meta(spec)
+    data = args.data or spec["data"]
+    bias_windows = None
+    if not args.no_bias_correction:
+        from model.bias_correction import SAMPLE_WINDOWS
+        try:
+            bias_windows = training_windows(data, spec["planes"], SAMPLE_WINDOWS)
+        except (OSError, ValueError) as exc:
+            print(f"error: {data}: cannot read training windows for the bias correction ({exc}); "
+                  "--no-bias-correction packs without them", file=sys.stderr)
+            return 1
     for bits, path in ((FLOAT_BITS, packed_path(args.model, FLOAT_BITS)),
                        (args.bits, args.out or packed_path(args.model, args.bits))):
-        blob = pack(tensors, bits, meta, args.scheme)
+        blob = pack(tensors, bits, meta, args.scheme, bias_windows)
         with open(path, "wb") as f:
             f.write(blob)
         print(f"wrote {path}: {len(blob)} bytes ({'float32' if bits == FLOAT_BITS else f'{bits} bits'})")
     if args.no_table:
         return 0
-    data = args.data or spec["data"]
     try:
-        table = bits_table(tensors, meta, data)
+        table = bits_table(tensors, meta, data, bias_windows)
     except (OSError, ValueError) as exc:
         print(f"error: {data}: cannot evaluate the test split ({exc})", file=sys.stderr)
         return 1
@@ -305,13 +353,14 @@ def run(args) -> int:
     return 0
 
 
-def bits_table(tensors, meta: dict, data_dir: str) -> list[dict]:
-    """Test error of the network at every b in ``BITS_RANGE`` for each scheme, and float."""
+def bits_table(tensors, meta: dict, data_dir: str, bias_windows=None) -> list[dict]:
+    """Test error of the network at every b in ``BITS_RANGE`` for each scheme, and float
+    (packed as ``tsumego quantize`` packs them, with ``bias_windows`` if given)."""
     from model.numpy_net import NumpyNet
     from model.predictions import predict_split
 
     variants = [(bits, scheme) for bits in BITS_RANGE for scheme in SCHEMES] + [(FLOAT_BITS, "float")]
-    blobs = {(bits, scheme): pack(tensors, bits, meta, scheme) for bits, scheme in variants}
+    blobs = {(bits, scheme): pack(tensors, bits, meta, scheme, bias_windows) for bits, scheme in variants}
     nets = {f"{bits}/{scheme}": NumpyNet(*unpack(blob)) for (bits, scheme), blob in blobs.items()}
     predictions = predict_split(data_dir, "test", nets)
     return [{"bits": bits, "scheme": scheme, "bytes": len(blobs[bits, scheme]),

@@ -321,6 +321,29 @@ def test_packed_file_round_trips_and_is_deterministic(tmp_path, scheme):
     assert all(np.array_equal(exact[name], array) for name, array in tensors)
 
 
+def test_bias_correction_keeps_each_units_mean_over_the_sample():
+    from model.bias_correction import layer_inputs
+
+    tensors = model_tensors(small_model())
+    windows = np.random.default_rng(4).integers(0, 2, (500, 11, 11, len(PLANES))).astype(np.uint8)
+    x = windows.reshape(500, -1).astype(np.float32)
+    exact = dict(tensors)
+    header, plain = unpack(pack(tensors, 3, meta_for(2), "channel"))
+    corrected_header, corrected = unpack(pack(tensors, 3, meta_for(2), "channel", windows))
+    assert corrected_header["bias_correction_windows"] == 500 and "bias_correction_windows" not in header
+    names = layer_names(2)
+
+    def mean_shifts(tensors_back):
+        layers = [(tensors_back[f"{n}/kernel"], tensors_back[f"{n}/bias"]) for n in names]
+        exact_layers = [(exact[f"{n}/kernel"], exact[f"{n}/bias"]) for n in names]
+        return [np.abs((q_in @ k + b).mean(axis=0) - (e_in @ ek + eb).mean(axis=0)).max()
+                for q_in, (k, b), e_in, (ek, eb) in zip(layer_inputs(layers, x), layers,
+                                                        layer_inputs(exact_layers, x), exact_layers)]
+
+    assert max(mean_shifts(corrected)) < 1e-4 < max(mean_shifts(plain))
+    assert all(np.array_equal(corrected[f"{n}/kernel"], plain[f"{n}/kernel"]) for n in names)
+
+
 def test_a_format_1_file_reads_as_before():
     # format 1 had per-tensor ranges only, without the "ranges" key
     blob = pack(model_tensors(small_model()), 5, meta_for(2), "clip")
