@@ -16,22 +16,10 @@ from __future__ import annotations
 import numpy as np
 
 from model.network import layer_names
+from model.numpy_net import layer_inputs
 
 # Windows of the training split whose mean the corrected network keeps.
 SAMPLE_WINDOWS = 20_000
-
-
-def layer_inputs(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> list[np.ndarray]:
-    """The input of every dense layer (``model.numpy_net`` order) for flat boards ``x``."""
-    (align, align_bias), *rest = layers
-    hidden = np.maximum(x @ align + align_bias, 0)
-    inputs = [x]
-    blocks = rest[:-2]
-    for (kernel_a, bias_a), (kernel_b, bias_b) in zip(blocks[0::2], blocks[1::2]):
-        inner = np.maximum(hidden @ kernel_a + bias_a, 0)
-        inputs += [hidden, inner]
-        hidden = np.maximum(inner @ kernel_b + bias_b + hidden, 0)
-    return inputs + [hidden, hidden]   # the safe and move readouts share the last hidden layer
 
 
 def corrected_biases(exact: dict, quantized: dict, blocks: int, windows: np.ndarray) -> dict:

@@ -13,6 +13,19 @@ from model.network import layer_names
 from model.quantize import read_packed
 
 
+def layer_inputs(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> list[np.ndarray]:
+    """The input of every dense layer, in evaluation order, for flat boards ``x``."""
+    (align, align_bias), *rest = layers
+    hidden = np.maximum(x @ align + align_bias, 0)
+    inputs = [x]
+    blocks = rest[:-2]
+    for (kernel_a, bias_a), (kernel_b, bias_b) in zip(blocks[0::2], blocks[1::2]):
+        inner = np.maximum(hidden @ kernel_a + bias_a, 0)
+        inputs += [hidden, inner]
+        hidden = np.maximum(inner @ kernel_b + bias_b + hidden, 0)
+    return inputs + [hidden, hidden]   # the safe and move readouts share the last hidden layer
+
+
 class NumpyNet:
     """Forward pass over ``{layer/kernel, layer/bias}`` float32 tensors."""
 
@@ -39,12 +52,8 @@ class NumpyNet:
         if boards.ndim == 3:
             boards = boards[None]
         x = boards.reshape(boards.shape[0], -1).astype(np.float32, copy=False)
-        (align, align_bias), *rest = self.layers
-        hidden = np.maximum(x @ align + align_bias, 0)
-        blocks, (safe_kernel, safe_bias), (move_kernel, move_bias) = rest[:-2], rest[-2], rest[-1]
-        for (kernel_a, bias_a), (kernel_b, bias_b) in zip(blocks[0::2], blocks[1::2]):
-            inner = np.maximum(hidden @ kernel_a + bias_a, 0)
-            hidden = np.maximum(inner @ kernel_b + bias_b + hidden, 0)
+        hidden = layer_inputs(self.layers, x)[-1]
+        (safe_kernel, safe_bias), (move_kernel, move_bias) = self.layers[-2:]
         # the sigmoid through tanh: no overflow however large the logit
         safe = 0.5 * (1 + np.tanh(0.5 * (hidden @ safe_kernel + safe_bias)[:, 0]))
         logits = hidden @ move_kernel + move_bias
