@@ -41,6 +41,13 @@ class NumpyNet:
             raise ValueError(f"first kernel takes {inputs} inputs, the header says "
                              f"{self.window}×{self.window}×{len(self.planes)}")
 
+    def safe_over_symmetries(self, boards: np.ndarray, safe: np.ndarray) -> np.ndarray:
+        """P(safe) ``[B]`` averaged over the 8 symmetries of each board; ``safe`` is the
+        answer for the boards as they are (symmetry 0), already computed by the caller."""
+        from pipeline.window_symmetries import turn
+
+        return (safe + sum(self.evaluate(turn(boards, s))[0] for s in range(1, 8))) / 8
+
     @classmethod
     def load(cls, path: str) -> "NumpyNet":
         header, tensors = read_packed(path)

@@ -44,7 +44,6 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
     """Evaluate every ``NumpyNet`` of ``nets`` (all on the same planes) on ``split`` of ``data_dir``."""
     from model.dataset import whole_records
     from pipeline.progress import progress_bar
-    from pipeline.window_symmetries import turn
 
     (planes,) = {tuple(net.planes) for net in nets.values()}
     labels = {key: [] for key in ("safe", "available_moves", "move")}
@@ -63,8 +62,8 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
             probability[name].append(np.add.reduceat(safe, firsts) / sizes)
             best_move[name].append(move[firsts].argmax(axis=1))
             if symmetries:
-                total = safe + sum(net.evaluate(turn(windows, s))[0] for s in range(1, 8))
-                symmetric[name].append(np.add.reduceat(total / 8, firsts) / sizes)
+                turned = net.safe_over_symmetries(windows, safe)
+                symmetric[name].append(np.add.reduceat(turned, firsts) / sizes)
         pending.clear()
         counts.clear()
 

@@ -103,17 +103,20 @@ def _read_back(solver: Solver, problem: Problem, max_area: int):
 
 
 def _capturable_stones_left_out(solver: Solver, problem: Problem, area) -> bool:
-    """Whether the read-back ``area`` leaves out a stone of the tree's area that can be captured.
+    """Whether a stone in one of the tree's area and the read-back ``area`` but not in the
+    other can be captured.
 
-    A left-out stone cannot be captured when it is in the target block (that
+    Such a stone cannot be captured when it is in the target block (that
     capture ends the search) or when its block has a liberty outside the area
-    (no move is ever played there; ``area.safe`` marks such stones).
+    (no move is ever played there; ``area.safe`` marks such stones, and both
+    areas have the same empty points).  Measured on our own problems, the
+    read-back area only ever lacks stones; the other way round is checked alike.
     """
-    left_out = set(solver.area.points).difference(area.points)
-    if not left_out:
+    differing = set(solver.area.points).symmetric_difference(area.points)
+    if not differing:
         return False
     target_block = set(solver.board.block(*problem.target))
-    return any(not area.safe[y, x] and (x, y) not in target_block for x, y in left_out)
+    return any(not area.safe[y, x] and (x, y) not in target_block for x, y in differing)
 
 
 class _TreeBuilder:
