@@ -98,36 +98,61 @@ def _outputs(window, move, records):
     return window, targets, weights
 
 
-def _shard_files(data_dir: str, split: str):
-    """``(spec, files)`` of one split; FileNotFoundError when it has no shard."""
+def _shard_files(data_dir: str, split: str | tuple[str, ...]):
+    """``(spec, files)`` of one split, or of several pooled; FileNotFoundError when one has no shard."""
     spec = read_spec(data_dir)
-    files = tf.io.gfile.glob(shard_pattern(data_dir, split))
-    if not files:
-        raise FileNotFoundError(f"no {split} shards in {data_dir}")
-    return spec, sorted(files)
+    files = []
+    for name in (split,) if isinstance(split, str) else split:
+        found = tf.io.gfile.glob(shard_pattern(data_dir, name))
+        if not found:
+            raise FileNotFoundError(f"no {name} shards in {data_dir}")
+        files += sorted(found)
+    return spec, files
+
+
+def _problem_table(problems: dict[str, float]):
+    """A lookup from problem id to its weight; -1 for a problem not in ``problems``."""
+    return tf.lookup.StaticHashTable(
+        tf.lookup.KeyValueTensorInitializer(tf.constant(list(problems), tf.string),
+                                            tf.constant(list(problems.values()), tf.float32)),
+        default_value=-1.0)
+
+
+def _only_problems(ds: tf.data.Dataset, table) -> tf.data.Dataset:
+    """Serialised records whose ``problem`` is in ``table``; only that field is parsed."""
+    def chosen(serialized):
+        problem = tf.io.parse_example(serialized, {"problem": record_description()["problem"]})["problem"]
+        return tf.boolean_mask(serialized, table.lookup(problem) > 0)
+
+    return ds.batch(1024).map(chosen, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True).unbatch()
 
 
 def _kept_planes(spec: dict, planes: list[str] | None):
     return None if planes is None or planes == spec["planes"] else plane_indices(spec["planes"], planes)
 
 
-def _records(data_dir: str, split: str, planes: list[str] | None):
+def _records(data_dir: str, split, planes: list[str] | None, problems: dict[str, float] | None = None):
     """The parsed records of one split (``parse_example``), in file order."""
     spec, files = _shard_files(data_dir, split)
     num_planes, keep = spec["F"], _kept_planes(spec, planes)
     ds = tf.data.TFRecordDataset(files, compression_type="ZLIB")
+    if problems is not None:
+        ds = _only_problems(ds, _problem_table(problems))
     return ds.map(lambda s: parse_example(s, num_planes, keep), num_parallel_calls=tf.data.AUTOTUNE,
                   deterministic=True)
 
 
-def whole_records(data_dir: str, split: str, planes: list[str] | None = None):
-    """Every record of ``split`` with all its windows, as numpy dicts, in file order (for reports)."""
-    return _records(data_dir, split, planes).prefetch(tf.data.AUTOTUNE).as_numpy_iterator()
+def whole_records(data_dir: str, split: str | tuple[str, ...], planes: list[str] | None = None,
+                  problems: dict[str, float] | None = None):
+    """Every record of ``split`` (or of those of ``problems``) with all its windows, as numpy
+    dicts, in file order (for reports)."""
+    return _records(data_dir, split, planes, problems).prefetch(tf.data.AUTOTUNE).as_numpy_iterator()
 
 
-def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: bool = True,
-                 shuffle: bool = True, seed: int = 0, meta: bool = False,
-                 planes: list[str] | None = None) -> tf.data.Dataset:
+def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 256, *,
+                 augment: bool = True, shuffle: bool = True, seed: int = 0, meta: bool = False,
+                 planes: list[str] | None = None,
+                 problems: dict[str, float] | None = None) -> tf.data.Dataset:
     """Batches ``(x, targets, weights)`` for Keras, or ``(x, targets, meta)``.
 
     ``x`` is float32 ``[B, 11, 11, F]``, F being every plane of the records
@@ -137,10 +162,18 @@ def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: b
     With ``meta=True`` the third element instead holds ``available_moves``,
     ``defender_first``, ``problem``, ``subproblem`` and ``has_move``, for
     reports.
+
+    ``split`` may name several splits, whose records are pooled.  With
+    ``problems`` (problem id → weight > 0), only the records of those
+    problems are read, and both losses of a record are weighted by its
+    problem's weight (``model.folds``).
     """
     spec, files = _shard_files(data_dir, split)
     num_planes, keep = spec["F"], _kept_planes(spec, planes)
     ds = tf.data.TFRecordDataset(files, compression_type="ZLIB")
+    table = None if problems is None else _problem_table(problems)
+    if table is not None:
+        ds = _only_problems(ds, table)
     if shuffle:
         ds = ds.shuffle(50_000, seed=seed, reshuffle_each_iteration=True)
     ds = ds.batch(batch_size)
@@ -157,6 +190,13 @@ def make_dataset(data_dir: str, split: str, batch_size: int = 256, *, augment: b
             "available_moves": r["available_moves"], "defender_first": r["defender_first"],
             "problem": r["problem"], "subproblem": r["subproblem"],
             "has_move": m >= 0}))
-    else:
+    elif table is None:
         ds = ds.map(_outputs)
+    else:
+        def weighted_outputs(window, move, records):
+            window, targets, weights = _outputs(window, move, records)
+            weight = table.lookup(records["problem"])
+            return window, targets, {name: value * weight for name, value in weights.items()}
+
+        ds = ds.map(weighted_outputs)
     return ds.prefetch(tf.data.AUTOTUNE)

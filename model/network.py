@@ -33,6 +33,8 @@ class NetworkOptions:
     l2: float = 1e-5
     learning_rate: float = 1e-3
     move_weight: float = 0.25
+    # dropout after every hidden layer, in training only (0: none, the seed's)
+    dropout: float = 0.0
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -55,12 +57,16 @@ def build_model(num_planes: int, options: NetworkOptions = NetworkOptions()):
         return layers.Dense(units, activation=activation, name=name,
                             kernel_regularizer=keras.regularizers.L2(options.l2))
 
+    def dropped(x, name):
+        return layers.Dropout(options.dropout, name=f"{name}_dropout")(x) if options.dropout else x
+
     planes = keras.Input((WINDOW, WINDOW, num_planes), name="planes")
-    hidden = dense(options.width, "align", "relu")(layers.Flatten(name="flatten")(planes))
+    hidden = dropped(dense(options.width, "align", "relu")(layers.Flatten(name="flatten")(planes)), "align")
     for i in range(options.blocks):
-        inner = dense(options.width, f"block{i}_a", "relu")(hidden)
+        inner = dropped(dense(options.width, f"block{i}_a", "relu")(hidden), f"block{i}_a")
         inner = dense(options.width, f"block{i}_b")(inner)
         hidden = layers.ReLU(name=f"block{i}_relu")(layers.Add(name=f"block{i}_skip")([inner, hidden]))
+        hidden = dropped(hidden, f"block{i}")
     outputs = {"safe": dense(1, "safe", "sigmoid")(hidden),
                "move": dense(MOVES, "move", "softmax")(hidden)}
     return keras.Model(planes, outputs, name="safety_net")

@@ -24,6 +24,7 @@ class SplitPredictions:
     available_moves: np.ndarray   # AS, [N]
     move: np.ndarray              # TR index in the first window, [N] (meaningful where has_move)
     has_move: np.ndarray          # bool, [N]
+    problem: np.ndarray           # source problem id (GN), str [N]
     probability: dict[str, np.ndarray]   # network name -> P(safe), mean over the windows, [N]
     best_move: dict[str, np.ndarray]     # network name -> argmax of the first window's move head, [N]
     # network name -> P(safe), mean over the windows and their 8 symmetries, [N] (when asked)
@@ -39,14 +40,15 @@ class SplitPredictions:
         return self.has_move & (self.best_move[name] != self.move)
 
 
-def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 4096,
-                  symmetries: bool = False) -> SplitPredictions:
-    """Evaluate every ``NumpyNet`` of ``nets`` (all on the same planes) on ``split`` of ``data_dir``."""
+def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch_windows: int = 4096,
+                  symmetries: bool = False, problems: dict | None = None) -> SplitPredictions:
+    """Evaluate every ``NumpyNet`` of ``nets`` (all on the same planes) on ``split`` of ``data_dir``
+    (only on the records of ``problems``' keys when given)."""
     from model.dataset import whole_records
     from pipeline.progress import progress_bar
 
     (planes,) = {tuple(net.planes) for net in nets.values()}
-    labels = {key: [] for key in ("safe", "available_moves", "move")}
+    labels = {key: [] for key in ("safe", "available_moves", "move", "problem")}
     probability = {name: [] for name in nets}
     symmetric = {name: [] for name in nets} if symmetries else {}
     best_move = {name: [] for name in nets}
@@ -67,11 +69,12 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
         pending.clear()
         counts.clear()
 
-    for record in progress_bar(whole_records(data_dir, split, list(planes)), desc=f"evaluating {split}",
+    for record in progress_bar(whole_records(data_dir, split, list(planes), problems), desc=f"evaluating {split}",
                                unit="record", leave=False):
         labels["safe"].append(int(record["safe"]))
         labels["available_moves"].append(int(record["available_moves"]))
         labels["move"].append(int(record["move"][0]))
+        labels["problem"].append(record["problem"].decode())
         pending.append(record["planes"])
         counts.append(len(record["planes"]))
         pending_windows += counts[-1]
@@ -90,6 +93,7 @@ def predict_split(data_dir: str, split: str, nets: dict, batch_windows: int = 40
         available_moves=np.array(labels["available_moves"], dtype=np.int64),
         move=move,
         has_move=move >= 0,
+        problem=np.array(labels["problem"], dtype=str),
         probability={name: joined(parts, np.float32) for name, parts in probability.items()},
         best_move={name: joined(parts, np.int64) for name, parts in best_move.items()},
         symmetric={name: joined(parts, np.float32) for name, parts in symmetric.items()},

@@ -31,26 +31,39 @@ HISTORY_FILE = "history.json"
 
 
 def register(commands) -> None:
-    defaults = NetworkOptions()
     parser = commands.add_parser("train", help="train the safety network on TFRecords")
     parser.add_argument("--data", required=True, help="folder of tsumego features (with features.json)")
     parser.add_argument("--out", required=True, help="model folder to write")
+    add_training_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def add_training_arguments(parser) -> None:
+    """Options shared with ``tsumego crossval``: the network's shape and the fit's limits."""
+    defaults = NetworkOptions()
     parser.add_argument("--epochs", type=int, default=200, help="at most this many epochs")
     parser.add_argument("--minutes", type=float, default=0,
                         help="wall-clock budget; training stops after the batch that spends it (0: none)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--patience", type=int, default=8,
-                        help="epochs without a better test loss before stopping")
+                        help="epochs without a better validation loss before stopping")
     parser.add_argument("--width", type=int, default=defaults.width)
     parser.add_argument("--blocks", type=int, default=defaults.blocks)
     parser.add_argument("--l2", type=float, default=defaults.l2)
     parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
     parser.add_argument("--move-weight", type=float, default=defaults.move_weight,
                         help="weight of the move head's loss (0 trains the value alone)")
+    parser.add_argument("--dropout", type=float, default=defaults.dropout,
+                        help="dropout rate after every hidden layer, in training (0: none)")
     parser.add_argument("--without", default="", metavar="PLANE,...",
                         help="planes to leave out: plane names or plane-group names (e.g. tactics)")
-    parser.set_defaults(run=run)
+
+
+def network_options(args) -> NetworkOptions:
+    return NetworkOptions(width=args.width, blocks=args.blocks, l2=args.l2,
+                          learning_rate=args.learning_rate, move_weight=args.move_weight,
+                          dropout=args.dropout)
 
 
 def chosen_planes(available: list[str], without: str) -> list[str]:
@@ -97,8 +110,7 @@ def run(args) -> int:
     except ValueError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    options = NetworkOptions(width=args.width, blocks=args.blocks, l2=args.l2,
-                             learning_rate=args.learning_rate, move_weight=args.move_weight)
+    options = network_options(args)
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     try:
@@ -120,8 +132,35 @@ def run(args) -> int:
           + (f" (left out: {', '.join(left_out)})" if left_out else "")
           + f", {counts.get('written_train', '?')} train and {counts.get('written_test', '?')} "
           f"test records ({spec.get('split', 'problem')} split)")
-    os.makedirs(os.path.join(args.out, "checkpoints"), exist_ok=True)
     model = compile_model(build_model(len(planes), options), options)
+    fitted = fit(model, train, test, args.out, args)
+    summary = {
+        "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
+        "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
+        "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
+        "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
+        **fitted,
+    }
+    with open(os.path.join(args.out, MODEL_SPEC), "w") as f:
+        json.dump(summary, f, indent=2, sort_keys=True)
+        f.write("\n")
+    print(f"trained {summary['epochs_run']} epochs in {summary['seconds']:.0f} s (stopped by "
+          f"{summary['stopped_by']}); best epoch {summary['best_epoch']}: test accuracy "
+          f"{summary['test_accuracy']:.4f}, test loss {summary['test_loss']:.4f} -> "
+          f"{os.path.join(args.out, MODEL_FILE)}")
+    return 0
+
+
+def fit(model, train, validation, out: str, args) -> dict:
+    """Fit ``model`` on ``train``, watching ``validation``'s loss, into the folder ``out``.
+
+    Writes ``model.keras`` (the best epoch's weights), ``history.json``, the
+    best checkpoint and TensorBoard logs; returns the run's figures for
+    ``model.json``.  ``args`` gives ``epochs``, ``minutes`` and ``patience``.
+    """
+    import keras
+
+    os.makedirs(os.path.join(out, "checkpoints"), exist_ok=True)
     stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=args.patience,
                                             restore_best_weights=True, verbose=1)
     budget = wall_clock_budget(args.minutes * 60)
@@ -129,40 +168,29 @@ def run(args) -> int:
         stopper, budget,
         keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
                                           patience=max(1, args.patience // 2), min_lr=1e-5, verbose=1),
-        keras.callbacks.ModelCheckpoint(os.path.join(args.out, "checkpoints", "best.weights.h5"),
+        keras.callbacks.ModelCheckpoint(os.path.join(out, "checkpoints", "best.weights.h5"),
                                         monitor="val_loss", save_best_only=True,
                                         save_weights_only=True),
-        keras.callbacks.TensorBoard(os.path.join(args.out, "logs")),
+        keras.callbacks.TensorBoard(os.path.join(out, "logs")),
     ]
     started = time.monotonic()
-    history = model.fit(train, validation_data=test, epochs=args.epochs, callbacks=callbacks,
+    history = model.fit(train, validation_data=validation, epochs=args.epochs, callbacks=callbacks,
                         shuffle=False, verbose=1 if sys.stdout.isatty() else 2)
     seconds = time.monotonic() - started
 
-    model.save(os.path.join(args.out, MODEL_FILE))
+    model.save(os.path.join(out, MODEL_FILE))
     losses = history.history["val_loss"]
     best_epoch = min(range(len(losses)), key=losses.__getitem__)
-    with open(os.path.join(args.out, HISTORY_FILE), "w") as f:
+    with open(os.path.join(out, HISTORY_FILE), "w") as f:
         json.dump({"epoch": history.epoch, "history": history.history}, f, indent=1, sort_keys=True)
         f.write("\n")
-    summary = {
-        "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
-        "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
-        "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
-        "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
+    return {
         "epochs_run": len(losses), "best_epoch": best_epoch + 1,
         "stopped_by": "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs"),
         "seconds": round(seconds, 1),
         "test_accuracy": history.history["val_safe_accuracy"][best_epoch],
+        "test_loss": losses[best_epoch],
     }
-    with open(os.path.join(args.out, MODEL_SPEC), "w") as f:
-        json.dump(summary, f, indent=2, sort_keys=True)
-        f.write("\n")
-    print(f"trained {summary['epochs_run']} epochs in {seconds:.0f} s (stopped by "
-          f"{summary['stopped_by']}); best epoch {summary['best_epoch']}: test accuracy "
-          f"{summary['test_accuracy']:.4f}, test loss {losses[best_epoch]:.4f} -> "
-          f"{os.path.join(args.out, MODEL_FILE)}")
-    return 0
 
 
 def wall_clock_budget(seconds: float):

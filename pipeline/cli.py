@@ -24,6 +24,7 @@ from solver.board import color_letter
 # One module per subcommand (or per group of closely related subcommands).
 COMMAND_MODULES: tuple[str, ...] = (
     "model.train",
+    "model.cross_validation",
     "model.quantize",
     "model.report",
     "model.evaluate",

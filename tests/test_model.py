@@ -291,10 +291,10 @@ def test_bit_packing_round_trips(bits):
         pack_codes(np.array([2 ** bits]), bits)
 
 
-def small_model(num_planes=len(PLANES), blocks=2, seed=5):
+def small_model(num_planes=len(PLANES), blocks=2, seed=5, dropout=0.0):
     import keras
     keras.utils.set_random_seed(seed)
-    return build_model(num_planes, NetworkOptions(width=40, blocks=blocks))
+    return build_model(num_planes, NetworkOptions(width=40, blocks=blocks, dropout=dropout))
 
 
 def meta_for(blocks: int) -> dict:
@@ -370,9 +370,10 @@ def test_a_damaged_packed_file_is_named_in_the_error(tmp_path):
         read_packed(str(path))
 
 
-@pytest.mark.parametrize("blocks", [1, 2])
-def test_numpy_evaluator_equals_keras(blocks):
-    keras_model = small_model(blocks=blocks)
+@pytest.mark.parametrize("blocks, dropout", [(1, 0.0), (2, 0.0), (2, 0.5)])
+def test_numpy_evaluator_equals_keras(blocks, dropout):
+    # Dropout acts in training only: a network trained with it is evaluated as one without.
+    keras_model = small_model(blocks=blocks, dropout=dropout)
     boards = (np.random.default_rng(0).random((64, WINDOW, WINDOW, len(PLANES))) < 0.4).astype(np.float32)
     tensors = model_tensors(keras_model)
 

@@ -1,0 +1,217 @@
+"""``tsumego crossval``: accuracy on unseen problems, every problem tested once.
+
+``tsumego crossval --data DIR --out DIR [--folds 5] [--fold K ...]
+[--balance none|sqrt] [training options of tsumego train]``
+
+The records of ``DIR`` (train and test shards pooled) are dealt into folds
+of whole problems (``model.folds``).  For fold k the network trains on the
+other folds but one: fold k+1 (mod K) is the validation set that early
+stopping and the learning-rate schedule watch, and fold k, the test set, is
+read only once, by the best epoch's network.  So no choice made during
+training has seen a test problem, which a single split whose test set is
+also watched by early stopping cannot say.
+
+Each fold writes ``fold-K/`` (the model folder of ``tsumego train`` and
+``result.json``: per-problem records and errors).  ``--fold`` runs only the
+folds named, so folds can run side by side; after each fold the summary of
+all finished folds is written again: ``crossval.md`` and ``crossval.json``,
+with the accuracy pooled over every record, the mean of the per-problem
+accuracies, and each fold's figures.  A record's answer is the float
+network's mean P(safe) over its windows, as in the reports, and with
+``--symmetries`` also over their 8 symmetries.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import numpy as np
+
+from model.folds import BALANCES, assign_folds, cached_problem_counts, problem_weights
+from model.train import MODEL_SPEC, add_training_arguments, chosen_planes, network_options
+
+RESULT_FILE = "result.json"
+SUMMARY_FILE = "crossval"   # .md and .json
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "crossval", help="train and test on folds of whole problems; accuracy on unseen problems")
+    parser.add_argument("--data", required=True, help="folder of tsumego features (with features.json)")
+    parser.add_argument("--out", required=True, help="folder for the folds' models and the summary")
+    parser.add_argument("--folds", type=int, default=5, help="number of folds (default 5)")
+    parser.add_argument("--fold", type=int, action="append",
+                        help="run only this fold (0-based; may be repeated; default: every fold)")
+    parser.add_argument("--balance", choices=BALANCES, default="none",
+                        help="weight of a problem's records in training (model/folds.py)")
+    parser.add_argument("--symmetries", action="store_true",
+                        help="also score each record over the 8 symmetries (about 3 times the time)")
+    add_training_arguments(parser)
+    parser.set_defaults(run=run)
+
+
+def fold_path(out: str, fold: int) -> str:
+    return os.path.join(out, f"fold-{fold}")
+
+
+def run(args) -> int:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    from pipeline.records import read_spec
+
+    try:
+        spec = read_spec(args.data)
+        planes = chosen_planes(spec["planes"], args.without)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"error: {args.data}: {exc}", file=sys.stderr)
+        return 1
+    os.makedirs(args.out, exist_ok=True)
+    counts = cached_problem_counts(args.data, os.path.join(args.out, "problems.json"))
+    try:
+        fold_of = assign_folds(counts, args.folds)
+    except ValueError as exc:
+        print(f"error: {args.data}: {exc}", file=sys.stderr)
+        return 1
+    chosen = args.fold if args.fold else list(range(args.folds))
+    if any(not 0 <= fold < args.folds for fold in chosen):
+        print(f"error: --fold must be in 0..{args.folds - 1}", file=sys.stderr)
+        return 2
+    totals = [sum(n for p, n in counts.items() if fold_of[p] == k) for k in range(args.folds)]
+    print(f"{args.data}: {len(counts)} problems, {sum(counts.values())} records in {args.folds} folds "
+          f"of {', '.join(map(str, totals))} records")
+    for fold in chosen:
+        result = run_fold(args, spec, planes, counts, fold_of, fold)
+        turned = (f" ({result['accuracy_symmetries']:.4f} over the 8 symmetries)"
+                  if "accuracy_symmetries" in result else "")
+        print(f"fold {fold}: {result['problems']} test problems, {result['records']} records: "
+              f"accuracy {result['accuracy']:.4f}{turned}, best epoch "
+              f"{result['training']['best_epoch']}")
+        summary = write_summary(args.out, args.folds)
+        print(summary, end="")
+    return 0
+
+
+def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, fold: int) -> dict:
+    """Train on the folds other than ``fold`` and ``fold + 1``, stop on ``fold + 1``, test on ``fold``."""
+    import keras
+    import tensorflow as tf
+
+    from model.dataset import make_dataset
+    from model.network import build_model, compile_model
+    from model.numpy_net import NumpyNet
+    from model.predictions import predict_split
+    from model.quantize import FLOAT_BITS, model_tensors, packed_meta
+    from model.train import fit
+    from pipeline.records import SPLITS
+
+    validation_fold = (fold + 1) % args.folds
+    weights = problem_weights(counts, args.balance)
+
+    def problems_of(keep) -> dict[str, float]:
+        return {problem: weights[problem] for problem in counts if keep(fold_of[problem])}
+
+    train_problems = problems_of(lambda k: k not in (fold, validation_fold))
+    validation_problems = problems_of(lambda k: k == validation_fold)
+    test_problems = problems_of(lambda k: k == fold)
+
+    options = network_options(args)
+    keras.utils.set_random_seed(args.seed)
+    tf.config.experimental.enable_op_determinism()
+    train = make_dataset(args.data, SPLITS, args.batch_size, augment=True, shuffle=True,
+                         seed=args.seed, planes=planes, problems=train_problems)
+    validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
+                              planes=planes, problems=validation_problems)
+    out = fold_path(args.out, fold)
+    model = compile_model(build_model(len(planes), options), options)
+    fitted = fit(model, train, validation, out, args)
+    training = {"epochs_run": fitted["epochs_run"], "best_epoch": fitted["best_epoch"],
+                "stopped_by": fitted["stopped_by"], "seconds": fitted["seconds"],
+                "validation_accuracy": fitted["test_accuracy"], "validation_loss": fitted["test_loss"]}
+    model_spec = {"planes": planes, "F": len(planes), "window": spec["window"],
+                  "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
+                  "data": os.path.abspath(args.data), "split": f"fold {fold} of {args.folds}",
+                  "balance": args.balance, **fitted}
+    with open(os.path.join(out, MODEL_SPEC), "w") as f:
+        json.dump(model_spec, f, indent=2, sort_keys=True)
+        f.write("\n")
+
+    net = NumpyNet({**packed_meta(model_spec), "bits": FLOAT_BITS}, dict(model_tensors(model)))
+    predictions = predict_split(args.data, SPLITS, {"float": net}, symmetries=args.symmetries,
+                                problems=test_problems)
+    errors = predictions.errors("float")
+    turned_errors = predictions.errors("float", symmetric=True) if args.symmetries else None
+    per_problem = {}
+    for problem in sorted(test_problems):
+        mine = predictions.problem == problem
+        per_problem[problem] = {"records": int(mine.sum()), "errors": int(errors[mine].sum())}
+        if args.symmetries:
+            per_problem[problem]["errors_symmetries"] = int(turned_errors[mine].sum())
+    result = {
+        "fold": fold, "folds": args.folds, "validation_fold": validation_fold,
+        "balance": args.balance, "options": options.to_dict(), "seed": args.seed,
+        "planes": planes, "training": training,
+        "problems": len(test_problems), "records": int(len(errors)),
+        "accuracy": float(1 - errors.mean()) if len(errors) else float("nan"),
+        "per_problem": per_problem,
+    }
+    if args.symmetries:
+        result["accuracy_symmetries"] = float(1 - turned_errors.mean()) if len(errors) else float("nan")
+    with open(os.path.join(out, RESULT_FILE), "w") as f:
+        json.dump(result, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return result
+
+
+def pooled(results: list[dict]) -> dict:
+    """Accuracy over every test record of ``results`` and the mean over their problems."""
+    problems = [entry for result in results for entry in result["per_problem"].values()
+                if entry["records"]]
+    records = sum(entry["records"] for entry in problems)
+    figures = {"folds": len(results), "problems": len(problems), "records": records}
+    keys = ["errors"] + (["errors_symmetries"] if all("errors_symmetries" in entry for entry in problems)
+                         else [])
+    for key in keys:
+        suffix = key[len("errors"):]
+        figures[f"accuracy{suffix}"] = 1 - sum(entry[key] for entry in problems) / records
+        figures[f"problem_mean_accuracy{suffix}"] = float(np.mean(
+            [1 - entry[key] / entry["records"] for entry in problems]))
+    return figures
+
+
+def write_summary(out: str, folds: int) -> str:
+    """Write ``crossval.md`` and ``crossval.json`` from every finished fold; return the markdown."""
+    results = []
+    for fold in range(folds):
+        path = os.path.join(fold_path(out, fold), RESULT_FILE)
+        if os.path.exists(path):
+            with open(path) as f:
+                results.append(json.load(f))
+    total = pooled(results)
+    lines = [f"# Cross-validation by problem: {total['folds']} of {folds} folds done\n\n",
+             f"Balance {results[0]['balance']}, options {results[0]['options']}, seed "
+             f"{results[0]['seed']}.  Accuracy of the float network on each fold's unseen problems; "
+             "a record's answer is the mean P(safe) over its windows.\n\n",
+             "| fold | problems | records | accuracy | over 8 symmetries | best epoch (run) "
+             "| validation accuracy |\n|---:|---:|---:|---:|---:|---:|---:|\n"]
+
+    def figure(source, key):
+        return f"{source[key]:.4f}" if key in source else "not run"
+
+    for result in results:
+        training = result["training"]
+        lines.append(f"| {result['fold']} | {result['problems']} | {result['records']} | "
+                     f"{result['accuracy']:.4f} | {figure(result, 'accuracy_symmetries')} | "
+                     f"{training['best_epoch']} ({training['epochs_run']}) | "
+                     f"{training['validation_accuracy']:.4f} |\n")
+    lines.append(f"| all | {total['problems']} | {total['records']} | {total['accuracy']:.4f} | "
+                 f"{figure(total, 'accuracy_symmetries')} | | |\n\n")
+    lines.append(f"Mean of the per-problem accuracies: {total['problem_mean_accuracy']:.4f} "
+                 f"({figure(total, 'problem_mean_accuracy_symmetries')} over the 8 symmetries).\n")
+    text = "".join(lines)
+    with open(os.path.join(out, f"{SUMMARY_FILE}.md"), "w") as f:
+        f.write(text)
+    with open(os.path.join(out, f"{SUMMARY_FILE}.json"), "w") as f:
+        json.dump({"pooled": total, "folds": [{k: v for k, v in r.items() if k != "per_problem"}
+                                              for r in results]}, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return text

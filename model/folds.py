@@ -1,0 +1,86 @@
+"""Folds of whole problems, for cross-validation, and per-problem weights.
+
+A solve-all tree turns one problem into up to a few hundred thousand
+subproblems that share its shape, so a test figure is only about unseen
+shapes when whole problems are held out.  The reference corpus is very
+uneven (two problems hold 40% of the records), which makes one hash split's
+test set a handful of problems and its figure noisy.  ``assign_folds``
+therefore deals the problems, largest first, to the fold holding the fewest
+records so far: every fold gets a share of the records and every problem is
+tested exactly once across the folds.
+
+``problem_weights`` can also even out the problems' pull on training: with
+``sqrt`` a problem of n records weighs as much as √n records would, scaled so
+that the weights of all records still sum to their number.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+BALANCES = ("none", "sqrt")
+
+
+def count_problems(data_dir: str) -> dict[str, int]:
+    """Records per problem id, over every shard of ``data_dir`` (train and test)."""
+    import tensorflow as tf
+
+    from model.dataset import record_description
+    from pipeline.records import SPLITS, shard_pattern
+
+    files = sorted(f for split in SPLITS for f in tf.io.gfile.glob(shard_pattern(data_dir, split)))
+    if not files:
+        raise FileNotFoundError(f"no shards in {data_dir}")
+    field = {"problem": record_description()["problem"]}
+    ds = tf.data.TFRecordDataset(files, compression_type="ZLIB").batch(4096).map(
+        lambda s: tf.io.parse_example(s, field)["problem"], num_parallel_calls=tf.data.AUTOTUNE)
+    counts: dict[str, int] = {}
+    for batch in ds.as_numpy_iterator():
+        ids, times = np.unique(batch, return_counts=True)
+        for problem, count in zip(ids, times):
+            key = problem.decode()
+            counts[key] = counts.get(key, 0) + int(count)
+    return dict(sorted(counts.items()))
+
+
+def cached_problem_counts(data_dir: str, cache: str) -> dict[str, int]:
+    """``count_problems``, kept in the file ``cache`` for the next fold's run."""
+    if os.path.exists(cache):
+        with open(cache) as f:
+            stored = json.load(f)
+        if stored.get("data") == os.path.abspath(data_dir):
+            return stored["counts"]
+    counts = count_problems(data_dir)
+    partial = f"{cache}.{os.getpid()}.partial"
+    with open(partial, "w") as f:
+        json.dump({"data": os.path.abspath(data_dir), "counts": counts}, f, indent=1)
+    os.replace(partial, cache)   # folds run side by side may count at once; each write is whole
+    return counts
+
+
+def assign_folds(counts: dict[str, int], folds: int) -> dict[str, int]:
+    """Problem id → fold in ``range(folds)``: largest problem first, into the lightest fold."""
+    if folds < 2:
+        raise ValueError("cross-validation needs at least 2 folds")
+    if len(counts) < folds:
+        raise ValueError(f"{len(counts)} problems cannot fill {folds} folds")
+    totals = [0] * folds
+    fold_of = {}
+    for problem, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+        fold = min(range(folds), key=lambda k: (totals[k], k))
+        fold_of[problem] = fold
+        totals[fold] += count
+    return fold_of
+
+
+def problem_weights(counts: dict[str, int], balance: str) -> dict[str, float]:
+    """Weight of each record of a problem (see the module's docstring); all positive."""
+    if balance == "none":
+        return {problem: 1.0 for problem in counts}
+    if balance == "sqrt":
+        total = sum(counts.values())
+        scale = total / sum(np.sqrt(count) for count in counts.values())
+        return {problem: float(scale / np.sqrt(count)) for problem, count in counts.items()}
+    raise ValueError(f"unknown balance {balance!r}; one of {', '.join(BALANCES)}")

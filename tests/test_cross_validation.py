@@ -1,0 +1,83 @@
+"""Folds of whole problems: how they are dealt, weighted, read, and the crossval command."""
+import json
+
+import numpy as np
+import pytest
+
+from model.folds import assign_folds, problem_weights
+from pipeline.cli import main
+from tests.test_model import TOY_OPTIONS, write_toy_records
+
+UNEVEN = {"a": 500, "b": 400, "c": 90, "d": 80, "e": 70, "f": 60, "g": 5, "h": 1}
+
+
+def test_every_problem_is_dealt_to_one_fold_and_the_folds_are_even():
+    fold_of = assign_folds(UNEVEN, 3)
+    assert sorted(fold_of) == sorted(UNEVEN)
+    totals = [sum(n for p, n in UNEVEN.items() if fold_of[p] == k) for k in range(3)]
+    assert sorted(totals) == [306, 400, 500]   # the two largest alone, the rest together
+    assert fold_of == assign_folds(dict(reversed(list(UNEVEN.items()))), 3)
+
+
+def test_folds_need_two_folds_and_a_problem_each():
+    with pytest.raises(ValueError, match="at least 2"):
+        assign_folds(UNEVEN, 1)
+    with pytest.raises(ValueError, match="cannot fill"):
+        assign_folds({"a": 1, "b": 2}, 3)
+
+
+def test_sqrt_balance_weighs_a_problem_as_the_root_of_its_size_and_keeps_the_total():
+    weights = problem_weights(UNEVEN, "sqrt")
+    assert sum(weights[p] * n for p, n in UNEVEN.items()) == pytest.approx(sum(UNEVEN.values()))
+    assert weights["a"] * UNEVEN["a"] / (weights["h"] * UNEVEN["h"]) == pytest.approx(np.sqrt(500))
+    assert set(problem_weights(UNEVEN, "none").values()) == {1.0}
+    with pytest.raises(ValueError):
+        problem_weights(UNEVEN, "equal")
+
+
+@pytest.fixture(scope="module")
+def toy_records(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("toy-folds")
+    write_toy_records(str(folder))
+    return folder
+
+
+def test_a_dataset_of_chosen_problems_reads_only_them_with_their_weights(toy_records):
+    from model.dataset import make_dataset
+
+    chosen = {"toy/3": 2.0, "toy/17": 0.5}
+    batches = list(make_dataset(str(toy_records), ("train", "test"), 7, augment=False, shuffle=False,
+                                problems=chosen).as_numpy_iterator())
+    weights = np.concatenate([w["safe"] for _, _, w in batches])
+    # toy_record numbers problems i % 40 within each split: 600 / 40 and 200 / 40 records each.
+    assert len(weights) == 2 * (15 + 5)
+    assert sorted(set(weights.tolist())) == [0.5, 2.0] and (weights == 2.0).sum() == 20
+    meta = list(make_dataset(str(toy_records), "train", 64, augment=True, shuffle=True, meta=True,
+                             problems=chosen).as_numpy_iterator())
+    assert {p.decode() for _, _, m in meta for p in m["problem"]} == set(chosen)
+
+
+def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_records, tmp_path,
+                                                                           capsys):
+    out = tmp_path / "cv"
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+                 "--epochs", "6", "--balance", "sqrt", "--symmetries", *TOY_OPTIONS]) == 0
+    counts = json.loads((out / "problems.json").read_text())["counts"]
+    assert len(counts) == 40 and sum(counts.values()) == 800
+    fold_of = assign_folds(counts, 4)
+    tested = {}
+    for fold in range(4):
+        result = json.loads((out / f"fold-{fold}" / "result.json").read_text())
+        assert set(result["per_problem"]) == {p for p, k in fold_of.items() if k == fold}
+        assert result["validation_fold"] == (fold + 1) % 4
+        assert result["training"]["epochs_run"] <= 6
+        for problem, entry in result["per_problem"].items():
+            assert entry["records"] == counts[problem]
+            tested[problem] = tested.get(problem, 0) + 1
+    assert tested == {problem: 1 for problem in counts}
+    summary = json.loads((out / "crossval.json").read_text())["pooled"]
+    assert summary["folds"] == 4 and summary["records"] == 800 and summary["problems"] == 40
+    assert summary["accuracy"] >= 0.95   # the toy set's rule does not depend on the problem
+    assert summary["accuracy_symmetries"] >= 0.95
+    assert "| all | 40 | 800 |" in (out / "crossval.md").read_text()
+    assert "4 of 4 folds done" in capsys.readouterr().out
