@@ -24,7 +24,7 @@ MIN_AREA ?= 7
 BEAM ?= --direct_num_workers 0 --direct_running_mode multi_processing
 SAMPLE ?= 200
 
-.PHONY: all install test bench solve clean train quantize report eval features generate solve-all validate check-dfpn check-labels
+.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -87,6 +87,12 @@ features: $(STAMP)
 # Train the safety network on $(OUT)/tfrecords (written by make features).
 train: $(STAMP)
 	$(BIN)/tsumego train --data $(OUT)/tfrecords --out $(OUT)/model --minutes $(TRAIN_MINUTES) --seed $(SEED)
+
+# Accuracy on unseen problems: $(FOLDS) folds of whole problems of $(OUT)/tfrecords,
+# each trained for at most $(TRAIN_MINUTES) minutes (model/cross_validation.py).
+FOLDS ?= 5
+crossval: $(STAMP)
+	$(BIN)/tsumego crossval --data $(OUT)/tfrecords --out $(OUT)/crossval --folds $(FOLDS) --minutes $(TRAIN_MINUTES) --seed $(SEED)
 
 # Pack the network at $(BITS) bits a weight; table of test error for 2..8 bits and float.
 quantize: $(STAMP)

@@ -1,7 +1,7 @@
 """``tsumego train``: fit the network on the records of ``tsumego features``.
 
 ``tsumego train --data DIR --out DIR [--epochs N] [--minutes M] [--seed S]
-[--without PLANE,...]``
+[--without PLANE,...] [--resume MODEL_DIR]``
 
 Every epoch reads each training record once, through a random window of the
 target block and a random symmetry (``model.dataset``).  Adam with L2 on the
@@ -11,6 +11,10 @@ the same records.  The test split's loss is watched after every epoch: the learn
 rate halves when it has not improved for half of ``--patience`` epochs,
 and training stops when it has not improved for ``--patience`` epochs, or
 when the ``--minutes`` budget is spent; the best epoch's weights are kept.
+
+``--resume MODEL_DIR`` starts from the weights another run left in
+``MODEL_DIR`` (same planes; its width and depth are kept), so a network can
+be trained on in several sittings; ``model.json`` lists the earlier runs.
 
 The output folder holds ``model.keras``, ``model.json`` (planes, options,
 seed, data folder, epochs), ``history.json`` (the Keras history, for the
@@ -34,6 +38,9 @@ def register(commands) -> None:
     parser = commands.add_parser("train", help="train the safety network on TFRecords")
     parser.add_argument("--data", required=True, help="folder of tsumego features (with features.json)")
     parser.add_argument("--out", required=True, help="model folder to write")
+    parser.add_argument("--resume", metavar="MODEL_DIR",
+                        help="start from the weights of a model folder of tsumego train (its planes "
+                             "and shape are kept; the optimizer starts afresh)")
     add_training_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -111,6 +118,19 @@ def run(args) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     options = network_options(args)
+    resumed = None
+    if args.resume:
+        try:
+            resumed = read_model_spec(args.resume)
+        except (OSError, ValueError) as exc:
+            print(f"error: --resume {args.resume}: cannot read {MODEL_SPEC} ({exc})", file=sys.stderr)
+            return 1
+        if resumed["planes"] != planes:
+            print(f"error: --resume {args.resume}: its network reads other planes than "
+                  f"{args.data} gives with --without {args.without!r}", file=sys.stderr)
+            return 2
+        shape = {key: resumed["options"][key] for key in ("width", "blocks")}
+        options = NetworkOptions(**{**options.to_dict(), **shape})
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     try:
@@ -133,6 +153,10 @@ def run(args) -> int:
           + f", {counts.get('written_train', '?')} train and {counts.get('written_test', '?')} "
           f"test records ({spec.get('split', 'problem')} split)")
     model = compile_model(build_model(len(planes), options), options)
+    if resumed is not None:
+        model.load_weights(os.path.join(args.resume, MODEL_FILE))
+        print(f"resuming from {args.resume} ({resumed['epochs_run']} epochs, "
+              f"{resumed['seconds']:.0f} s before this run)")
     fitted = fit(model, train, test, args.out, args)
     summary = {
         "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
@@ -141,6 +165,11 @@ def run(args) -> int:
         "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
         **fitted,
     }
+    if resumed is not None:
+        # The runs before this one, oldest first, so the whole training can be told.
+        summary["resumed_from"] = resumed.get("resumed_from", []) + [{
+            "model": os.path.abspath(args.resume), "epochs_run": resumed["epochs_run"],
+            "seconds": resumed["seconds"], "seed": resumed["seed"]}]
     with open(os.path.join(args.out, MODEL_SPEC), "w") as f:
         json.dump(summary, f, indent=2, sort_keys=True)
         f.write("\n")

@@ -192,6 +192,25 @@ def test_the_same_seed_trains_the_same_weights(trained, tmp_path):
     assert packed[0] == packed[1]
 
 
+def test_training_resumes_from_a_trained_folder(trained, tmp_path, capsys):
+    data, model_dir, _ = trained
+    out = tmp_path / "resumed"
+    # With a vanishing learning rate one epoch leaves the resumed weights as they were.
+    options = [*TOY_OPTIONS, "--learning-rate", "1e-12", "--width", "16"]
+    assert main(["train", "--data", str(data), "--out", str(out), "--epochs", "1",
+                 "--resume", str(model_dir), *options]) == 0
+    spec = json.loads((out / "model.json").read_text())
+    before = json.loads((model_dir / "model.json").read_text())
+    assert spec["options"]["width"] == 48   # the resumed network's shape, not --width
+    assert spec["resumed_from"] == [{"model": str(model_dir), "epochs_run": before["epochs_run"],
+                                     "seconds": before["seconds"], "seed": before["seed"]}]
+    assert spec["test_accuracy"] == pytest.approx(before["test_accuracy"], abs=0.01)
+    capsys.readouterr()
+    assert main(["train", "--data", str(data), "--out", str(tmp_path / "bad"), "--epochs", "1",
+                 "--resume", str(model_dir), "--without", "noise"]) == 2
+    assert "reads other planes" in capsys.readouterr().err
+
+
 def test_planes_left_out_are_left_out_of_training_packing_and_reports(trained, tmp_path, capsys):
     data, _, _ = trained
     out = tmp_path / "without-noise"
