@@ -1,7 +1,7 @@
 """``tsumego crossval``: accuracy on unseen problems, every problem tested once.
 
 ``tsumego crossval --data DIR --out DIR [--folds 5] [--fold K ...]
-[--balance none|sqrt] [training options of tsumego train]``
+[--balance none|sqrt] [--symmetries] [--rescore] [training options of tsumego train]``
 
 The records of ``DIR`` (train and test shards pooled) are dealt into folds
 of whole problems (``model.folds``).  For fold k the network trains on the
@@ -13,10 +13,11 @@ also watched by early stopping cannot say.
 
 Each fold writes ``fold-K/`` (the model folder of ``tsumego train`` and
 ``result.json``: per-problem records and errors).  ``--fold`` runs only the
-folds named, so folds can run side by side; after each fold the summary of
-all finished folds is written again: ``crossval.md`` and ``crossval.json``,
-with the accuracy pooled over every record, the mean of the per-problem
-accuracies, and each fold's figures.  A record's answer is the float
+folds named, so folds can run side by side, and ``--rescore`` scores the
+networks already there again (say with ``--symmetries``).  After each fold
+the summary of all finished folds is written again: ``crossval.md`` and
+``crossval.json``, with the accuracy pooled over every record, the mean of
+the per-problem accuracies, and each fold's figures.  A record's answer is the float
 network's mean P(safe) over its windows, as in the reports, and with
 ``--symmetries`` also over their 8 symmetries.
 """
@@ -47,6 +48,9 @@ def register(commands) -> None:
                         help="weight of a problem's records in training (model/folds.py)")
     parser.add_argument("--symmetries", action="store_true",
                         help="also score each record over the 8 symmetries (about 3 times the time)")
+    parser.add_argument("--rescore", action="store_true",
+                        help="score the networks an earlier run left in the folds' folders again "
+                             "(e.g. with --symmetries) instead of training")
     add_training_arguments(parser)
     parser.set_defaults(run=run)
 
@@ -80,7 +84,13 @@ def run(args) -> int:
     print(f"{args.data}: {len(counts)} problems, {sum(counts.values())} records in {args.folds} folds "
           f"of {', '.join(map(str, totals))} records")
     for fold in chosen:
-        result = run_fold(args, spec, planes, counts, fold_of, fold)
+        try:
+            result = run_fold(args, spec, planes, counts, fold_of, fold)
+        except (OSError, ValueError) as exc:
+            if not args.rescore:
+                raise
+            print(f"error: {fold_path(args.out, fold)}: no network to rescore ({exc})", file=sys.stderr)
+            return 1
         turned = (f" ({result['accuracy_symmetries']:.4f} over the 8 symmetries)"
                   if "accuracy_symmetries" in result else "")
         print(f"fold {fold}: {result['problems']} test problems, {result['records']} records: "
@@ -92,16 +102,14 @@ def run(args) -> int:
 
 
 def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, fold: int) -> dict:
-    """Train on the folds other than ``fold`` and ``fold + 1``, stop on ``fold + 1``, test on ``fold``."""
+    """Train on the folds other than ``fold`` and ``fold + 1``, stop on ``fold + 1``, test on ``fold``
+    (with ``--rescore``, test the network an earlier run left in the fold's folder)."""
     import keras
-    import tensorflow as tf
 
-    from model.dataset import make_dataset
-    from model.network import build_model, compile_model
     from model.numpy_net import NumpyNet
     from model.predictions import predict_split
     from model.quantize import FLOAT_BITS, model_tensors, packed_meta
-    from model.train import fit
+    from model.train import MODEL_FILE, read_model_spec
     from pipeline.records import SPLITS
 
     validation_fold = (fold + 1) % args.folds
@@ -110,30 +118,18 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
     def problems_of(keep) -> dict[str, float]:
         return {problem: weights[problem] for problem in counts if keep(fold_of[problem])}
 
-    train_problems = problems_of(lambda k: k not in (fold, validation_fold))
-    validation_problems = problems_of(lambda k: k == validation_fold)
-    test_problems = problems_of(lambda k: k == fold)
-
-    options = network_options(args)
-    keras.utils.set_random_seed(args.seed)
-    tf.config.experimental.enable_op_determinism()
-    train = make_dataset(args.data, SPLITS, args.batch_size, augment=True, shuffle=True,
-                         seed=args.seed, planes=planes, problems=train_problems)
-    validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
-                              planes=planes, problems=validation_problems)
     out = fold_path(args.out, fold)
-    model = compile_model(build_model(len(planes), options), options)
-    fitted = fit(model, train, validation, out, args)
-    training = {"epochs_run": fitted["epochs_run"], "best_epoch": fitted["best_epoch"],
-                "stopped_by": fitted["stopped_by"], "seconds": fitted["seconds"],
-                "validation_accuracy": fitted["test_accuracy"], "validation_loss": fitted["test_loss"]}
-    model_spec = {"planes": planes, "F": len(planes), "window": spec["window"],
-                  "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
-                  "data": os.path.abspath(args.data), "split": f"fold {fold} of {args.folds}",
-                  "balance": args.balance, **fitted}
-    with open(os.path.join(out, MODEL_SPEC), "w") as f:
-        json.dump(model_spec, f, indent=2, sort_keys=True)
-        f.write("\n")
+    test_problems = problems_of(lambda k: k == fold)
+    if args.rescore:
+        model_spec = read_model_spec(out)
+        model = keras.saving.load_model(os.path.join(out, MODEL_FILE), compile=False)
+        with open(os.path.join(out, RESULT_FILE)) as f:
+            training = json.load(f)["training"]
+    else:
+        model, model_spec, training = train_fold(
+            args, spec, planes, out, fold,
+            problems_of(lambda k: k not in (fold, validation_fold)),
+            problems_of(lambda k: k == validation_fold))
 
     net = NumpyNet({**packed_meta(model_spec), "bits": FLOAT_BITS}, dict(model_tensors(model)))
     predictions = predict_split(args.data, SPLITS, {"float": net}, symmetries=args.symmetries,
@@ -148,8 +144,8 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
             per_problem[problem]["errors_symmetries"] = int(turned_errors[mine].sum())
     result = {
         "fold": fold, "folds": args.folds, "validation_fold": validation_fold,
-        "balance": args.balance, "options": options.to_dict(), "seed": args.seed,
-        "planes": planes, "training": training,
+        "balance": model_spec["balance"], "options": model_spec["options"], "seed": model_spec["seed"],
+        "planes": model_spec["planes"], "training": training,
         "problems": len(test_problems), "records": int(len(errors)),
         "accuracy": float(1 - errors.mean()) if len(errors) else float("nan"),
         "per_problem": per_problem,
@@ -160,6 +156,39 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
         json.dump(result, f, indent=1, sort_keys=True)
         f.write("\n")
     return result
+
+
+def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
+               train_problems: dict, validation_problems: dict):
+    """``(model, model.json's content, training figures)`` of one fold's training run."""
+    import keras
+    import tensorflow as tf
+
+    from model.dataset import make_dataset
+    from model.network import build_model, compile_model
+    from model.train import fit
+    from pipeline.records import SPLITS
+
+    options = network_options(args)
+    keras.utils.set_random_seed(args.seed)
+    tf.config.experimental.enable_op_determinism()
+    train = make_dataset(args.data, SPLITS, args.batch_size, augment=True, shuffle=True,
+                         seed=args.seed, planes=planes, problems=train_problems)
+    validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
+                              planes=planes, problems=validation_problems)
+    model = compile_model(build_model(len(planes), options), options)
+    fitted = fit(model, train, validation, out, args)
+    training = {"epochs_run": fitted["epochs_run"], "best_epoch": fitted["best_epoch"],
+                "stopped_by": fitted["stopped_by"], "seconds": fitted["seconds"],
+                "validation_accuracy": fitted["test_accuracy"], "validation_loss": fitted["test_loss"]}
+    model_spec = {"planes": planes, "F": len(planes), "window": spec["window"],
+                  "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
+                  "data": os.path.abspath(args.data), "split": f"fold {fold} of {args.folds}",
+                  "balance": args.balance, **fitted}
+    with open(os.path.join(out, MODEL_SPEC), "w") as f:
+        json.dump(model_spec, f, indent=2, sort_keys=True)
+        f.write("\n")
+    return model, model_spec, training
 
 
 def pooled(results: list[dict]) -> dict:

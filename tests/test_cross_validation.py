@@ -61,7 +61,16 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
                                                                            capsys):
     out = tmp_path / "cv"
     assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
-                 "--epochs", "6", "--balance", "sqrt", "--symmetries", *TOY_OPTIONS]) == 0
+                 "--epochs", "6", "--balance", "sqrt", *TOY_OPTIONS]) == 0
+    first = json.loads((out / "crossval.json").read_text())
+    assert "accuracy_symmetries" not in first["pooled"]
+    # Scoring the same networks again, now over the 8 symmetries too, trains nothing.
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+                 "--rescore", "--symmetries"]) == 0
+    again = json.loads((out / "crossval.json").read_text())
+    assert again["pooled"]["accuracy"] == first["pooled"]["accuracy"]
+    assert [f["training"] for f in again["folds"]] == [f["training"] for f in first["folds"]]
+    assert {f["balance"] for f in again["folds"]} == {"sqrt"}
     counts = json.loads((out / "problems.json").read_text())["counts"]
     assert len(counts) == 40 and sum(counts.values()) == 800
     fold_of = assign_folds(counts, 4)
@@ -81,3 +90,6 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
     assert summary["accuracy_symmetries"] >= 0.95
     assert "| all | 40 | 800 |" in (out / "crossval.md").read_text()
     assert "4 of 4 folds done" in capsys.readouterr().out
+    assert main(["crossval", "--data", str(toy_records), "--out", str(tmp_path / "none"),
+                 "--folds", "4", "--rescore"]) == 1
+    assert "no network to rescore" in capsys.readouterr().err
