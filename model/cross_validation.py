@@ -89,7 +89,7 @@ def run(args) -> int:
         except (OSError, ValueError) as exc:
             if not args.rescore:
                 raise
-            print(f"error: {fold_path(args.out, fold)}: no network to rescore ({exc})", file=sys.stderr)
+            print(f"error: {fold_path(args.out, fold)}: cannot rescore ({exc})", file=sys.stderr)
             return 1
         turned = (f" ({result['accuracy_symmetries']:.4f} over the 8 symmetries)"
                   if "accuracy_symmetries" in result else "")
@@ -121,10 +121,14 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
     out = fold_path(args.out, fold)
     test_problems = problems_of(lambda k: k == fold)
     if args.rescore:
+        with open(os.path.join(out, RESULT_FILE)) as f:
+            earlier = json.load(f)
+        if earlier["folds"] != args.folds:
+            # Other folds would test this network on problems it trained on.
+            raise ValueError(f"its network was trained with {earlier['folds']} folds, not {args.folds}")
+        training = earlier["training"]
         model_spec = read_model_spec(out)
         model = keras.saving.load_model(os.path.join(out, MODEL_FILE), compile=False)
-        with open(os.path.join(out, RESULT_FILE)) as f:
-            training = json.load(f)["training"]
     else:
         model, model_spec, training = train_fold(
             args, spec, planes, out, fold,

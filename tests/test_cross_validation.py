@@ -92,4 +92,7 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
     assert "4 of 4 folds done" in capsys.readouterr().out
     assert main(["crossval", "--data", str(toy_records), "--out", str(tmp_path / "none"),
                  "--folds", "4", "--rescore"]) == 1
-    assert "no network to rescore" in capsys.readouterr().err
+    assert "cannot rescore" in capsys.readouterr().err
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "5",
+                 "--rescore"]) == 1
+    assert "trained with 4 folds, not 5" in capsys.readouterr().err
