@@ -154,7 +154,9 @@ def run(args) -> int:
           f"test records ({spec.get('split', 'problem')} split)")
     model = compile_model(build_model(len(planes), options), options)
     if resumed is not None:
-        model.load_weights(os.path.join(args.resume, MODEL_FILE))
+        # Weights only: the saved optimizer state belongs to the earlier run's schedule.
+        earlier = keras.saving.load_model(os.path.join(args.resume, MODEL_FILE), compile=False)
+        model.set_weights(earlier.get_weights())
         print(f"resuming from {args.resume} ({resumed['epochs_run']} epochs, "
               f"{resumed['seconds']:.0f} s before this run)")
     fitted = fit(model, train, test, args.out, args)
