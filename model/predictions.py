@@ -69,8 +69,9 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
         pending.clear()
         counts.clear()
 
-    for record in progress_bar(whole_records(data_dir, split, list(planes), problems), desc=f"evaluating {split}",
-                               unit="record", leave=False):
+    records = whole_records(data_dir, split, list(planes), problems)
+    name = split if isinstance(split, str) else "+".join(split)
+    for record in progress_bar(records, desc=f"evaluating {name}", unit="record", leave=False):
         labels["safe"].append(int(record["safe"]))
         labels["available_moves"].append(int(record["available_moves"]))
         labels["move"].append(int(record["move"][0]))
