@@ -70,10 +70,11 @@ def run(args) -> int:
         print(f"error: {args.data}: {exc}", file=sys.stderr)
         return 1
     os.makedirs(args.out, exist_ok=True)
-    counts = cached_problem_counts(args.data, os.path.join(args.out, "problems.json"))
+    written = {name: count for name, count in spec.get("counts", {}).items() if name.startswith("written")}
     try:
+        counts = cached_problem_counts(args.data, os.path.join(args.out, "problems.json"), written)
         fold_of = assign_folds(counts, args.folds)
-    except ValueError as exc:
+    except (OSError, ValueError) as exc:
         print(f"error: {args.data}: {exc}", file=sys.stderr)
         return 1
     chosen = args.fold if args.fold else list(range(args.folds))

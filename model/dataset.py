@@ -132,7 +132,8 @@ def _kept_planes(spec: dict, planes: list[str] | None):
 
 
 def _records(data_dir: str, split, planes: list[str] | None, problems: dict[str, float] | None = None):
-    """The parsed records of one split (``parse_example``), in file order."""
+    """The parsed records of ``split`` (one or several; only ``problems``' when given), in file
+    order (``parse_example``)."""
     spec, files = _shard_files(data_dir, split)
     num_planes, keep = spec["F"], _kept_planes(spec, planes)
     ds = tf.data.TFRecordDataset(files, compression_type="ZLIB")

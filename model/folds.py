@@ -3,7 +3,7 @@
 A solve-all tree turns one problem into up to a few hundred thousand
 subproblems that share its shape, so a test figure is only about unseen
 shapes when whole problems are held out.  The reference corpus is very
-uneven (two problems hold 40% of the records), which makes one hash split's
+uneven (two problems hold 38% of the records), which makes one hash split's
 test set a handful of problems and its figure noisy.  ``assign_folds``
 therefore deals the problems, largest first, to the fold holding the fewest
 records so far: every fold gets a share of the records and every problem is
@@ -45,17 +45,22 @@ def count_problems(data_dir: str) -> dict[str, int]:
     return dict(sorted(counts.items()))
 
 
-def cached_problem_counts(data_dir: str, cache: str) -> dict[str, int]:
-    """``count_problems``, kept in the file ``cache`` for the next fold's run."""
+def cached_problem_counts(data_dir: str, cache: str, written: dict) -> dict[str, int]:
+    """``count_problems``, kept in the file ``cache`` for the next fold's run.
+
+    ``written`` is ``features.json``'s record counts: records written again
+    into the same folder make a new count, so no new problem is left out.
+    """
+    key = {"data": os.path.abspath(data_dir), "written": written}
     if os.path.exists(cache):
         with open(cache) as f:
             stored = json.load(f)
-        if stored.get("data") == os.path.abspath(data_dir):
+        if {name: stored.get(name) for name in key} == key:
             return stored["counts"]
     counts = count_problems(data_dir)
     partial = f"{cache}.{os.getpid()}.partial"
     with open(partial, "w") as f:
-        json.dump({"data": os.path.abspath(data_dir), "counts": counts}, f, indent=1)
+        json.dump({**key, "counts": counts}, f, indent=1)
     os.replace(partial, cache)   # folds run side by side may count at once; each write is whole
     return counts
 

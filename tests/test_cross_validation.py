@@ -96,3 +96,18 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
     assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "5",
                  "--rescore"]) == 1
     assert "trained with 4 folds, not 5" in capsys.readouterr().err
+
+
+def test_crossval_names_a_folder_without_records_or_with_too_few_problems(tmp_path, capsys):
+    from pipeline.records import write_spec
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    write_spec(str(empty), ["ones"], {"written_train": 0, "written_test": 0})
+    assert main(["crossval", "--data", str(empty), "--out", str(tmp_path / "cv")]) == 1
+    assert f"error: {empty}: no shards in {empty}" in capsys.readouterr().err
+    few = tmp_path / "few"
+    few.mkdir()
+    write_toy_records(str(few), counts={"train": 3, "test": 0})
+    assert main(["crossval", "--data", str(few), "--out", str(tmp_path / "cv-few")]) == 1
+    assert "3 problems cannot fill 5 folds" in capsys.readouterr().err
