@@ -221,10 +221,19 @@ def write_summary(out: str, folds: int) -> str:
             with open(path) as f:
                 results.append(json.load(f))
     total = pooled(results)
+    # Folds run separately may have been given other options; the summary must not hide that.
+    settings = sorted({json.dumps({key: result[key] for key in ("balance", "options", "seed")},
+                                  sort_keys=True) for result in results})
+    described = "; ".join(
+        f"balance {setting['balance']}, options {setting['options']}, seed {setting['seed']}"
+        for setting in map(json.loads, settings))
     lines = [f"# Cross-validation by problem: {total['folds']} of {folds} folds done\n\n",
-             f"Balance {results[0]['balance']}, options {results[0]['options']}, seed "
-             f"{results[0]['seed']}.  Accuracy of the float network on each fold's unseen problems; "
-             "a record's answer is the mean P(safe) over its windows.\n\n",
+             ("Folds trained with different settings: " if len(settings) > 1 else "Settings: ")
+             + f"{described}.  Accuracy of the float network on each fold's unseen problems; "
+             "a record's answer is the mean P(safe) over its windows."
+             + ("  The validation accuracy is weighted by the problems' training weights."
+                if any(result["balance"] != "none" for result in results) else "")
+             + "\n\n",
              "| fold | problems | records | accuracy | over 8 symmetries | best epoch (run) "
              "| validation accuracy |\n|---:|---:|---:|---:|---:|---:|---:|\n"]
 

@@ -90,6 +90,13 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
     assert summary["accuracy_symmetries"] >= 0.95
     assert "| all | 40 | 800 |" in (out / "crossval.md").read_text()
     assert "4 of 4 folds done" in capsys.readouterr().out
+    assert "weighted by the problems' training weights" in (out / "crossval.md").read_text()
+    # A fold trained again with other options is named beside the others in the summary.
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+                 "--fold", "2", "--epochs", "1", *TOY_OPTIONS]) == 0
+    summary = (out / "crossval.md").read_text()
+    assert "Folds trained with different settings: balance none" in summary
+    assert "; balance sqrt" in summary
     assert main(["crossval", "--data", str(toy_records), "--out", str(tmp_path / "none"),
                  "--folds", "4", "--rescore"]) == 1
     assert "cannot rescore" in capsys.readouterr().err
