@@ -12,6 +12,8 @@ ALGO ?= dfs
 # sooner), seed, and bits a weight of the packed network.
 TRAIN_MINUTES ?= 10
 SEED ?= 0
+# The network: dense (the seed's) or conv (3×3 convolutions, better on unseen problems).
+ARCH ?= dense
 BITS ?= 5
 # Problems written by make generate.
 COUNT ?= 1000
@@ -52,6 +54,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m bench.solver_bench --problems ../shared/sgf-problems --peer-timeout 60
 	$(BIN)/python -m bench.model_bench --model $(OUT)/model
+	$(BIN)/python -m bench.model_bench --model "" --architecture conv --planes 25
 	$(BIN)/python -m bench.features_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
 	$(BIN)/python -m bench.tactics_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems
 	$(BIN)/python -m bench.own_problems_bench --problems sgf-problems
@@ -86,13 +89,13 @@ features: $(STAMP)
 
 # Train the safety network on $(OUT)/tfrecords (written by make features).
 train: $(STAMP)
-	$(BIN)/tsumego train --data $(OUT)/tfrecords --out $(OUT)/model --minutes $(TRAIN_MINUTES) --seed $(SEED)
+	$(BIN)/tsumego train --data $(OUT)/tfrecords --out $(OUT)/model --minutes $(TRAIN_MINUTES) --seed $(SEED) --architecture $(ARCH)
 
 # Accuracy on unseen problems: $(FOLDS) folds of whole problems of $(OUT)/tfrecords,
 # each trained for at most $(TRAIN_MINUTES) minutes (model/cross_validation.py).
 FOLDS ?= 5
 crossval: $(STAMP)
-	$(BIN)/tsumego crossval --data $(OUT)/tfrecords --out $(OUT)/crossval --folds $(FOLDS) --minutes $(TRAIN_MINUTES) --seed $(SEED)
+	$(BIN)/tsumego crossval --data $(OUT)/tfrecords --out $(OUT)/crossval --folds $(FOLDS) --minutes $(TRAIN_MINUTES) --seed $(SEED) --architecture $(ARCH)
 
 # Pack the network at $(BITS) bits a weight; table of test error for 2..8 bits and float.
 quantize: $(STAMP)

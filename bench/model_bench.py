@@ -1,10 +1,11 @@
 """Inference speed: the numpy evaluator against Keras, boards per second.
 
-    python -m bench.model_bench [--model out/model] [--planes F]
+    python -m bench.model_bench [--model out/model] [--planes F] [--architecture dense|conv]
 
 With a trained model folder (``tsumego train`` + ``tsumego quantize``) it
-times that network; without one, a network of the default shape with seeded
-random weights (speed does not depend on the weights).  For batches of 1, 64
+times that network; without one, a network of the default shape of
+``--architecture`` with seeded random weights (speed does not depend on the
+weights).  For batches of 1, 64
 and 1024 boards it prints the median boards per second over repeated runs of
 the numpy evaluator on the packed 5-bit file, Keras ``predict`` and a direct
 Keras call.  The seed's JavaScript evaluator did 125 boards a second.
@@ -43,26 +44,30 @@ def boards_per_second(evaluate, boards: np.ndarray, seconds: float, repeats: int
     return statistics.median(rates)
 
 
-def load_networks(model_dir: str | None, num_planes: int, bits: int):
+def load_networks(model_dir: str | None, num_planes: int, bits: int, architecture: str = "dense"):
     """``(keras model, NumpyNet, description)``: trained if ``model_dir`` has one, else random."""
     import keras
 
     from model.network import NetworkOptions, build_model
     from model.numpy_net import NumpyNet
     from model.quantize import model_tensors, pack, packed_path, unpack
-    from model.train import MODEL_FILE
+    from model.train import CONV_BLOCKS, MODEL_FILE
 
     if model_dir and os.path.exists(os.path.join(model_dir, MODEL_FILE)):
         keras_model = keras.saving.load_model(os.path.join(model_dir, MODEL_FILE), compile=False)
         path = packed_path(model_dir, bits)
         return keras_model, NumpyNet.load(path), f"trained network {path}"
     keras.utils.set_random_seed(0)
-    options = NetworkOptions()
+    options = (NetworkOptions(architecture="conv", blocks=CONV_BLOCKS) if architecture == "conv"
+               else NetworkOptions())
     keras_model = build_model(num_planes, options)
+    shape = ({"channels": options.channels} if architecture == "conv" else {"width": options.width})
     meta = {"planes": [f"plane{i}" for i in range(num_planes)], "window": WINDOW,
-            "width": options.width, "blocks": options.blocks}
+            "architecture": architecture, "blocks": options.blocks, **shape}
     net = NumpyNet(*unpack(pack(model_tensors(keras_model), bits, meta)))
-    return keras_model, net, f"random network, F = {num_planes}, width {options.width}"
+    described = ", ".join(f"{key} {value}" for key, value in shape.items())
+    return keras_model, net, (f"random {architecture} network, F = {num_planes}, {described}, "
+                              f"{options.blocks} block(s)")
 
 
 def main(argv=None) -> int:
@@ -70,15 +75,17 @@ def main(argv=None) -> int:
     parser.add_argument("--model", default="out/model", help="trained model folder, if any")
     parser.add_argument("--planes", type=int, default=13,
                         help="F for the random network when there is no trained one (the seed's 13)")
+    parser.add_argument("--architecture", choices=("dense", "conv"), default="dense",
+                        help="shape of the random network when there is no trained one")
     parser.add_argument("--bits", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=2.0, help="timing budget per cell")
     args = parser.parse_args(argv)
 
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    keras_model, net, description = load_networks(args.model, args.planes, args.bits)
+    keras_model, net, description = load_networks(args.model, args.planes, args.bits, args.architecture)
     num_planes = len(net.planes)
     print(f"{description}: {WINDOW}×{WINDOW}×{num_planes} input, "
-          f"{sum(k.size for k, _ in net.layers)} weights; {os.cpu_count()} cores, "
+          f"{sum(k.size for k, _ in net.layers.values())} weights; {os.cpu_count()} cores, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
     print()
     print("| batch | numpy boards/s | Keras predict boards/s | Keras call boards/s |")

@@ -15,25 +15,40 @@ from __future__ import annotations
 
 import numpy as np
 
-from model.network import layer_names
-from model.numpy_net import layer_inputs
+from model.numpy_net import linear, trace
 
 # Windows of the training split whose mean the corrected network keeps.
 SAMPLE_WINDOWS = 20_000
 
 
-def corrected_biases(exact: dict, quantized: dict, blocks: int, windows: np.ndarray) -> dict:
+def corrected_biases(exact: dict, quantized: dict, meta: dict, windows: np.ndarray) -> dict:
     """``{layer/bias: float32}`` for the quantized kernels, from float tensors ``exact`` and
-    dequantized ``quantized`` (kernels; biases as in ``exact``) over ``windows`` [N, 11, 11, F]."""
-    names = layer_names(blocks)
-    x = windows.reshape(len(windows), -1).astype(np.float32)
-    exact_layers = [(exact[f"{n}/kernel"], exact[f"{n}/bias"]) for n in names]
-    layers = [(quantized[f"{n}/kernel"], exact[f"{n}/bias"]) for n in names]
-    exact_means = [(inputs @ kernel).mean(axis=0)
-                   for inputs, (kernel, _) in zip(layer_inputs(exact_layers, x), exact_layers)]
-    for i, name in enumerate(names):
-        kernel, bias = layers[i]
-        inputs = layer_inputs(layers, x)[i]
-        shift = (inputs @ kernel).mean(axis=0) - exact_means[i]
-        layers[i] = (kernel, (bias - shift).astype(np.float32))
-    return {f"{name}/bias": bias for name, (_, bias) in zip(names, layers)}
+    dequantized ``quantized`` (kernels; biases as in ``exact``) over ``windows`` [N, 11, 11, F].
+
+    ``meta`` gives the network's ``blocks`` and ``architecture``.  A convolution's
+    bias is one value a plane, so its shift is averaged over the 121 points too.
+    """
+    architecture, blocks = meta.get("architecture", "dense"), int(meta["blocks"])
+
+    def unit_means(out):
+        return out.reshape(-1, out.shape[-1]).mean(axis=0)
+
+    exact_means = {}
+
+    def measure(name, inputs):
+        out = linear(inputs, exact[f"{name}/kernel"], 0)
+        exact_means[name] = unit_means(out)
+        return out + exact[f"{name}/bias"]
+
+    corrected = {}
+
+    def correct(name, inputs):
+        # the inputs already come through the corrected layers before this one
+        out = linear(inputs, quantized[f"{name}/kernel"], 0)
+        shift = unit_means(out) - exact_means[name]
+        corrected[name] = (exact[f"{name}/bias"] - shift).astype(np.float32)
+        return out + corrected[name]
+
+    trace({}, windows, architecture, blocks, through=measure)
+    trace({}, windows, architecture, blocks, through=correct)
+    return {f"{name}/bias": bias for name, bias in corrected.items()}

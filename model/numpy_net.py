@@ -12,18 +12,68 @@ import numpy as np
 from model.network import layer_names
 from model.quantize import read_packed
 
+# Boards a 3×3 convolution takes at once: its im2col matrix is 121 × 9 × planes
+# floats a board (285 MB for 2048 boards of 32 planes).
+CONV_CHUNK = 2048
 
-def layer_inputs(layers: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> list[np.ndarray]:
-    """The input of every dense layer, in evaluation order, for flat boards ``x``."""
-    (align, align_bias), *rest = layers
-    hidden = np.maximum(x @ align + align_bias, 0)
-    inputs = [x]
-    blocks = rest[:-2]
-    for (kernel_a, bias_a), (kernel_b, bias_b) in zip(blocks[0::2], blocks[1::2]):
-        inner = np.maximum(hidden @ kernel_a + bias_a, 0)
-        inputs += [hidden, inner]
-        hidden = np.maximum(inner @ kernel_b + bias_b + hidden, 0)
-    return inputs + [hidden, hidden]   # the safe and move readouts share the last hidden layer
+
+def linear(x: np.ndarray, kernel: np.ndarray, bias) -> np.ndarray:
+    """``x @ kernel + bias`` for a dense kernel ``[in, out]`` on ``[B, in]``; for a convolution
+    kernel ``[k, k, in, out]`` on ``[B, H, W, in]``, Keras's "same" convolution (zero padding)."""
+    if kernel.ndim == 2:
+        return x @ kernel + bias
+    size, _, planes, out_planes = kernel.shape
+    if size == 1:
+        return x @ kernel[0, 0] + bias
+    batch, height, width, _ = x.shape
+    pad = size // 2
+    flat_kernel = kernel.reshape(size * size * planes, out_planes)
+    out = np.empty((batch, height, width, out_planes), dtype=np.float32)
+    for start in range(0, batch, CONV_CHUNK):
+        part = x[start:start + CONV_CHUNK]
+        padded = np.zeros((len(part), height + 2 * pad, width + 2 * pad, planes), dtype=np.float32)
+        padded[:, pad:pad + height, pad:pad + width] = part
+        # One matrix product over every point's k×k neighbourhood (im2col): the kernel's
+        # [dy, dx, plane] order, as Keras's cross-correlation reads input (y + dy - pad, x + dx - pad).
+        columns = np.empty((len(part), height, width, size * size, planes), dtype=np.float32)
+        for dy in range(size):
+            for dx in range(size):
+                columns[:, :, :, dy * size + dx] = padded[:, dy:dy + height, dx:dx + width]
+        out[start:start + CONV_CHUNK] = (columns.reshape(-1, size * size * planes) @ flat_kernel).reshape(
+            len(part), height, width, out_planes)
+    return out + bias
+
+
+def trace(layers: dict[str, tuple[np.ndarray, np.ndarray]], boards: np.ndarray,
+          architecture: str, blocks: int, through=None) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """``(inputs, safe logit [B], move logits [B, 121])``: ``inputs`` holds the input of every
+    layer of ``layer_names(blocks, architecture)``, in that order, for boards ``[B, 11, 11, F]``.
+
+    ``through(name, inputs)``, when given, computes each layer's output in place
+    of ``layers`` (the bias correction fixes each layer on the output of the
+    corrected layers before it so, in one pass).
+    """
+    relu = lambda v: np.maximum(v, 0)
+    inputs = []
+
+    def apply(name, x):
+        inputs.append(x)
+        return through(name, x) if through else linear(x, *layers[name])
+
+    batch = boards.shape[0]
+    x = boards.astype(np.float32, copy=False)
+    if architecture == "dense":
+        x = x.reshape(batch, -1)
+    hidden = relu(apply("align", x))
+    for i in range(blocks):
+        inner = relu(apply(f"block{i}_a", hidden))
+        hidden = relu(apply(f"block{i}_b", inner) + hidden)
+    if architecture == "dense":
+        # the safe and move readouts share the last hidden layer
+        return inputs, apply("safe", hidden)[:, 0], apply("move", hidden)
+    value = relu(apply("value_conv", hidden)).reshape(batch, -1)
+    safe = apply("safe", relu(apply("value_dense", value)))[:, 0]
+    return inputs, safe, apply("move_conv", hidden).reshape(batch, -1)
 
 
 class NumpyNet:
@@ -34,12 +84,17 @@ class NumpyNet:
         self.planes = list(header["planes"])
         self.window = int(header["window"])
         self.bits = int(header["bits"])
-        self.layers = [(tensors[f"{name}/kernel"], tensors[f"{name}/bias"])
-                       for name in layer_names(int(header["blocks"]))]
-        inputs = self.layers[0][0].shape[0]
-        if inputs != self.window * self.window * len(self.planes):
-            raise ValueError(f"first kernel takes {inputs} inputs, the header says "
-                             f"{self.window}×{self.window}×{len(self.planes)}")
+        # files written before the conv architecture have no key: they are dense
+        self.architecture = header.get("architecture", "dense")
+        self.blocks = int(header["blocks"])
+        self.layers = {name: (tensors[f"{name}/kernel"], tensors[f"{name}/bias"])
+                       for name in layer_names(self.blocks, self.architecture)}
+        first = self.layers["align"][0]
+        inputs, expected = ((first.shape[0], self.window * self.window * len(self.planes))
+                            if self.architecture == "dense" else (first.shape[2], len(self.planes)))
+        if inputs != expected:
+            raise ValueError(f"first kernel takes {inputs} inputs, the header's "
+                             f"{self.window}×{self.window}×{len(self.planes)} planes give {expected}")
 
     def safe_over_symmetries(self, boards: np.ndarray, safe: np.ndarray) -> np.ndarray:
         """P(safe) ``[B]`` averaged over the 8 symmetries of each board; ``safe`` is the
@@ -58,13 +113,10 @@ class NumpyNet:
         boards = np.asarray(boards)
         if boards.ndim == 3:
             boards = boards[None]
-        x = boards.reshape(boards.shape[0], -1).astype(np.float32, copy=False)
-        hidden = layer_inputs(self.layers, x)[-1]
-        (safe_kernel, safe_bias), (move_kernel, move_bias) = self.layers[-2:]
+        _, safe_logit, logits = trace(self.layers, boards, self.architecture, self.blocks)
         # the sigmoid through tanh: no overflow however large the logit
-        safe = 0.5 * (1 + np.tanh(0.5 * (hidden @ safe_kernel + safe_bias)[:, 0]))
-        logits = hidden @ move_kernel + move_bias
-        logits -= logits.max(axis=1, keepdims=True)
+        safe = 0.5 * (1 + np.tanh(0.5 * safe_logit))
+        logits = logits - logits.max(axis=1, keepdims=True)
         move = np.exp(logits)
         move /= move.sum(axis=1, keepdims=True)
         return safe.astype(np.float32), move.astype(np.float32)

@@ -1,6 +1,6 @@
 """Low-bit weights: uniform quantization with per-tensor or per-unit ranges, and the packed file.
 
-Each dense kernel is stored at ``b`` bits a weight.  The code of a weight is
+Each kernel (dense or convolution) is stored at ``b`` bits a weight.  The code of a weight is
 ``round((w - low) / scale)`` clipped to ``0 .. 2**b - 1``; it reads back as
 ``low + code * scale``.  Three ways to pick the range ``[low, high]``:
 
@@ -11,8 +11,9 @@ Each dense kernel is stored at ``b`` bits a weight.  The code of a weight is
   everywhere else (what helps most at 2-4 bits); weights inside the range are
   within ``scale / 2``, outliers read back as its ends;
 * ``channel`` (the default): ``clip`` done for each output unit (each column of
-  the kernel) on its own, so a unit whose weights are all small is not given
-  the steps of the largest unit; it costs two float32 values a unit.
+  a dense kernel, each output plane of a convolution) on its own, so a unit
+  whose weights are all small is not given the steps of the largest unit; it
+  costs two float32 values a unit.
 
 Either way ``low`` is then moved by less than a step so that zero is one of
 the levels (``low = -z * scale`` for an integer code ``z``): most weights sit
@@ -30,16 +31,21 @@ Packed file (little-endian)::
     offset 0      4 bytes   magic  b"TSQN"
     offset 4      uint32    H, the length of the header
     offset 8      H bytes   header, UTF-8 JSON (keys sorted):
-                              format       2 (1 had per-tensor ranges only)
+                              format       3 (1 had per-tensor ranges only, 2 dense
+                                           networks only)
                               bits         b (32 for the float file)
                               scheme       "minmax" | "clip" | "channel" | "float"
                               window       11
                               planes       plane names, in input order
-                              width, blocks  the network's shape
+                              architecture "dense" | "conv" (format 3)
+                              blocks       residual blocks
+                              width        dense: units a hidden layer
+                              channels     conv: planes a hidden layer
                               bias_correction_windows  the sample size, when
                                            the biases were corrected
                               tensors      list, in evaluation order, of
-                                {name: "align/kernel", shape: [121F, width],
+                                {name: "align/kernel",
+                                 shape: [121F, width] | [3, 3, F, channels],
                                  encoding: "uint<b>" | "float32",
                                  ranges: "tensor" | "unit" (uint only),
                                  low, scale: float32 values ("tensor"),
@@ -59,15 +65,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import struct
 import sys
 
 import numpy as np
 
 MAGIC = b"TSQN"
-# 2 added per-unit ranges; a format-1 file (per-tensor ranges only) reads the same way.
-FORMAT_VERSION = 2
-READABLE_FORMATS = (1, 2)
+# 2 added per-unit ranges, 3 the conv architecture; a file of format 1 (per-tensor
+# ranges only) or 2 (dense, no architecture key) reads the same way.
+FORMAT_VERSION = 3
+READABLE_FORMATS = (1, 2, 3)
 FLOAT_BITS = 32
 SCHEMES = ("minmax", "clip", "channel")
 # Measured (bits.md of the reports), test error at 4, 5, 6 bits on the
@@ -180,7 +188,7 @@ def pack(tensors: list[tuple[str, np.ndarray]], bits: int, meta: dict,
         exact = {name: np.asarray(array, np.float32) for name, array in tensors}
         back = {name: value if name.endswith("/bias") else dequantize(*value)
                 for name, value in quantized.items()}
-        quantized.update(corrected_biases(exact, back, int(meta["blocks"]), bias_windows))
+        quantized.update(corrected_biases(exact, back, meta, bias_windows))
         header["bias_correction_windows"] = len(bias_windows)
     entries, chunks, offset = [], [], 0
     for name, _ in tensors:
@@ -248,21 +256,32 @@ def read_packed(path: str) -> tuple[dict, dict[str, np.ndarray]]:
 
 
 def model_tensors(model) -> list[tuple[str, np.ndarray]]:
-    """The Keras model's dense kernels and biases, in evaluation order."""
+    """The Keras model's kernels and biases, in evaluation order."""
     from model.network import layer_names
 
-    blocks = sum(1 for layer in model.layers if layer.name.endswith("_skip"))
+    architecture, blocks = model_shape(model)
     tensors = []
-    for name in layer_names(blocks):
+    for name in layer_names(blocks, architecture):
         kernel, bias = model.get_layer(name).get_weights()
         tensors += [(f"{name}/kernel", kernel), (f"{name}/bias", bias)]
     return tensors
 
 
+def model_shape(model) -> tuple[str, int]:
+    """``(architecture, blocks)`` of a Keras model of ``model.network``, read from its layer names."""
+    names = {layer.name for layer in model.layers}
+    blocks = sum(1 for name in names if re.fullmatch(r"block\d+_a", name))
+    return ("conv" if "value_conv" in names else "dense"), blocks
+
+
 def packed_meta(model_spec: dict) -> dict:
-    """Header fields from the training run's ``model.json``."""
+    """Header fields from the training run's ``model.json`` (runs from before the
+    conv architecture have no ``architecture`` option: they are dense)."""
+    options = model_spec["options"]
+    architecture = options.get("architecture", "dense")
+    shape = {"channels": options["channels"]} if architecture == "conv" else {"width": options["width"]}
     return {"planes": model_spec["planes"], "window": model_spec["window"],
-            "width": model_spec["options"]["width"], "blocks": model_spec["options"]["blocks"]}
+            "architecture": architecture, "blocks": options["blocks"], **shape}
 
 
 def packed_path(model_dir: str, bits: int) -> str:

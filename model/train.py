@@ -13,7 +13,7 @@ and training stops when it has not improved for ``--patience`` epochs, or
 when the ``--minutes`` budget is spent; the best epoch's weights are kept.
 
 ``--resume MODEL_DIR`` starts from the weights another run left in
-``MODEL_DIR`` (same planes; its width and depth are kept), so a network can
+``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so a network can
 be trained on in several sittings; ``model.json`` lists the earlier runs.
 
 The output folder holds ``model.keras``, ``model.json`` (planes, options,
@@ -27,7 +27,11 @@ import os
 import sys
 import time
 
-from model.network import NetworkOptions
+from model.network import ARCHITECTURES, SHAPE_OPTIONS, NetworkOptions
+
+# Residual blocks of a conv network unless --blocks says otherwise: the depth measured
+# on unseen problems (model/network.py).
+CONV_BLOCKS = 2
 
 MODEL_FILE = "model.keras"
 MODEL_SPEC = "model.json"
@@ -55,8 +59,14 @@ def add_training_arguments(parser) -> None:
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--patience", type=int, default=8,
                         help="epochs without a better validation loss before stopping")
-    parser.add_argument("--width", type=int, default=defaults.width)
-    parser.add_argument("--blocks", type=int, default=defaults.blocks)
+    parser.add_argument("--architecture", choices=ARCHITECTURES, default=defaults.architecture,
+                        help="dense: the seed's network; conv: 3×3 convolutions (model/network.py)")
+    parser.add_argument("--width", type=int, default=defaults.width,
+                        help=f"units of a dense hidden layer (default {defaults.width})")
+    parser.add_argument("--channels", type=int, default=defaults.channels,
+                        help=f"planes of a conv hidden layer (default {defaults.channels})")
+    parser.add_argument("--blocks", type=int,
+                        help=f"residual blocks (default {defaults.blocks} dense, {CONV_BLOCKS} conv)")
     parser.add_argument("--l2", type=float, default=defaults.l2)
     parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
     parser.add_argument("--move-weight", type=float, default=defaults.move_weight,
@@ -68,7 +78,11 @@ def add_training_arguments(parser) -> None:
 
 
 def network_options(args) -> NetworkOptions:
-    return NetworkOptions(width=args.width, blocks=args.blocks, l2=args.l2,
+    blocks = args.blocks
+    if blocks is None:
+        blocks = CONV_BLOCKS if args.architecture == "conv" else NetworkOptions().blocks
+    return NetworkOptions(architecture=args.architecture, width=args.width, channels=args.channels,
+                          blocks=blocks, l2=args.l2,
                           learning_rate=args.learning_rate, move_weight=args.move_weight,
                           dropout=args.dropout)
 
@@ -129,7 +143,8 @@ def run(args) -> int:
             print(f"error: --resume {args.resume}: its network reads other planes than "
                   f"{args.data} gives with --without {args.without!r}", file=sys.stderr)
             return 2
-        shape = {key: resumed["options"][key] for key in ("width", "blocks")}
+        # runs from before the conv architecture were dense and have no such option
+        shape = {key: resumed["options"].get(key, getattr(NetworkOptions(), key)) for key in SHAPE_OPTIONS}
         options = NetworkOptions(**{**options.to_dict(), **shape})
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()

@@ -13,7 +13,7 @@ import struct
 import numpy as np
 import pytest
 
-from model.network import NetworkOptions, build_model, layer_names
+from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_names
 from model.numpy_net import NumpyNet
 from model.quantize import (DEFAULT_SCHEME, FLOAT_BITS, SCHEMES, dequantize, model_tensors, pack,
                             pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
@@ -86,6 +86,25 @@ def test_training_learns_a_separable_toy_set(trained):
     assert history["val_move_accuracy"][0] < 0.6 and max(history["val_move_accuracy"]) >= 0.95
     assert (model_dir / "model.keras").exists() and (model_dir / "checkpoints" / "best.weights.h5").exists()
     assert any((model_dir / "logs").rglob("events.out.tfevents.*"))
+
+
+def test_a_conv_network_learns_the_toy_set_and_packs_at_5_bits(tmp_path):
+    data, model_dir = tmp_path / "records", tmp_path / "model"
+    data.mkdir()
+    write_toy_records(str(data))
+    assert main(["train", "--data", str(data), "--out", str(model_dir), "--epochs", "10",
+                 "--architecture", "conv", "--channels", "8", *TOY_OPTIONS]) == 0
+    spec = json.loads((model_dir / "model.json").read_text())
+    assert spec["options"]["architecture"] == "conv" and spec["options"]["channels"] == 8
+    assert spec["options"]["blocks"] == 2   # the conv depth when --blocks is not given
+    assert spec["test_accuracy"] >= 0.97
+    assert main(["quantize", "--model", str(model_dir)]) == 0
+    header, _ = read_packed(str(model_dir / "model-5bit.tsq"))
+    assert header["architecture"] == "conv" and header["channels"] == 8 and header["format"] == 3
+    assert [entry["shape"] for entry in header["tensors"]][0] == [3, 3, len(PLANES), 8]
+    table = json.loads((model_dir / "bits.json").read_text())["rows"]
+    error = {(row["bits"], row["scheme"]): row["error"] for row in table}
+    assert error[5, DEFAULT_SCHEME] <= error[FLOAT_BITS, "float"] + 0.02 <= 0.05
 
 
 def test_the_packed_files_keep_the_accuracy(trained):
@@ -314,14 +333,16 @@ def test_bit_packing_round_trips(bits):
         pack_codes(np.array([2 ** bits]), bits)
 
 
-def small_model(num_planes=len(PLANES), blocks=2, seed=5, dropout=0.0):
+def small_model(num_planes=len(PLANES), blocks=2, seed=5, dropout=0.0, architecture="dense"):
     import keras
     keras.utils.set_random_seed(seed)
-    return build_model(num_planes, NetworkOptions(width=40, blocks=blocks, dropout=dropout))
+    return build_model(num_planes, NetworkOptions(architecture=architecture, width=40, channels=6,
+                                                  blocks=blocks, dropout=dropout))
 
 
-def meta_for(blocks: int) -> dict:
-    return {"planes": PLANES, "window": WINDOW, "width": 40, "blocks": blocks}
+def meta_for(blocks: int, architecture: str = "dense") -> dict:
+    shape = {"channels": 6} if architecture == "conv" else {"width": 40}
+    return {"planes": PLANES, "window": WINDOW, "architecture": architecture, "blocks": blocks, **shape}
 
 
 @pytest.mark.parametrize("scheme", SCHEMES)
@@ -344,24 +365,30 @@ def test_packed_file_round_trips_and_is_deterministic(tmp_path, scheme):
     assert all(np.array_equal(exact[name], array) for name, array in tensors)
 
 
-def test_bias_correction_keeps_each_units_mean_over_the_sample():
-    from model.bias_correction import layer_inputs
+@pytest.mark.parametrize("architecture", ARCHITECTURES)
+def test_bias_correction_keeps_each_units_mean_over_the_sample(architecture):
+    from model.numpy_net import linear, trace
 
-    tensors = model_tensors(small_model())
+    tensors = model_tensors(small_model(architecture=architecture))
     windows = np.random.default_rng(4).integers(0, 2, (500, 11, 11, len(PLANES))).astype(np.uint8)
-    x = windows.reshape(500, -1).astype(np.float32)
+    meta = meta_for(2, architecture)
     exact = dict(tensors)
-    header, plain = unpack(pack(tensors, 3, meta_for(2), "channel"))
-    corrected_header, corrected = unpack(pack(tensors, 3, meta_for(2), "channel", windows))
+    header, plain = unpack(pack(tensors, 3, meta, "channel"))
+    corrected_header, corrected = unpack(pack(tensors, 3, meta, "channel", windows))
     assert corrected_header["bias_correction_windows"] == 500 and "bias_correction_windows" not in header
-    names = layer_names(2)
+    names = layer_names(2, architecture)
+
+    def unit_means(inputs, kernel, bias):
+        out = linear(inputs, kernel, bias)
+        return out.reshape(-1, out.shape[-1]).mean(axis=0)
 
     def mean_shifts(tensors_back):
-        layers = [(tensors_back[f"{n}/kernel"], tensors_back[f"{n}/bias"]) for n in names]
-        exact_layers = [(exact[f"{n}/kernel"], exact[f"{n}/bias"]) for n in names]
-        return [np.abs((q_in @ k + b).mean(axis=0) - (e_in @ ek + eb).mean(axis=0)).max()
-                for q_in, (k, b), e_in, (ek, eb) in zip(layer_inputs(layers, x), layers,
-                                                        layer_inputs(exact_layers, x), exact_layers)]
+        layers = {n: (tensors_back[f"{n}/kernel"], tensors_back[f"{n}/bias"]) for n in names}
+        exact_layers = {n: (exact[f"{n}/kernel"], exact[f"{n}/bias"]) for n in names}
+        quantized_inputs = trace(layers, windows, architecture, 2)[0]
+        exact_inputs = trace(exact_layers, windows, architecture, 2)[0]
+        return [np.abs(unit_means(q_in, *layers[n]) - unit_means(e_in, *exact_layers[n])).max()
+                for n, q_in, e_in in zip(names, quantized_inputs, exact_inputs)]
 
     assert max(mean_shifts(corrected)) < 1e-4 < max(mean_shifts(plain))
     assert all(np.array_equal(corrected[f"{n}/kernel"], plain[f"{n}/kernel"]) for n in names)
@@ -393,21 +420,25 @@ def test_a_damaged_packed_file_is_named_in_the_error(tmp_path):
         read_packed(str(path))
 
 
-@pytest.mark.parametrize("blocks, dropout", [(1, 0.0), (2, 0.0), (2, 0.5)])
-def test_numpy_evaluator_equals_keras(blocks, dropout):
+@pytest.mark.parametrize("architecture, blocks, dropout",
+                         [("dense", 1, 0.0), ("dense", 2, 0.0), ("dense", 2, 0.5),
+                          ("conv", 1, 0.0), ("conv", 2, 0.5)])
+def test_numpy_evaluator_equals_keras(architecture, blocks, dropout):
     # Dropout acts in training only: a network trained with it is evaluated as one without.
-    keras_model = small_model(blocks=blocks, dropout=dropout)
+    keras_model = small_model(blocks=blocks, dropout=dropout, architecture=architecture)
     boards = (np.random.default_rng(0).random((64, WINDOW, WINDOW, len(PLANES))) < 0.4).astype(np.float32)
     tensors = model_tensors(keras_model)
+    assert [name for name, _ in tensors] == [f"{layer}/{part}" for layer in layer_names(blocks, architecture)
+                                             for part in ("kernel", "bias")]
 
     expected = keras_model(boards)
-    safe, move = NumpyNet(*unpack(pack(tensors, FLOAT_BITS, meta_for(blocks)))).evaluate(boards)
+    safe, move = NumpyNet(*unpack(pack(tensors, FLOAT_BITS, meta_for(blocks, architecture)))).evaluate(boards)
     np.testing.assert_allclose(safe, expected["safe"].numpy()[:, 0], atol=1e-5)
     np.testing.assert_allclose(move, expected["move"].numpy(), atol=1e-5)
 
     # The 5-bit file against Keras running the same dequantized weights.
-    header, dequantized = unpack(pack(tensors, 5, meta_for(blocks)))
-    for name in layer_names(blocks):
+    header, dequantized = unpack(pack(tensors, 5, meta_for(blocks, architecture)))
+    for name in layer_names(blocks, architecture):
         keras_model.get_layer(name).set_weights([dequantized[f"{name}/kernel"], dequantized[f"{name}/bias"]])
     expected = keras_model(boards)
     safe, move = NumpyNet(header, dequantized).evaluate(boards)
