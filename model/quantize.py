@@ -1,8 +1,8 @@
 """Low-bit weights: uniform quantization with per-tensor or per-unit ranges, and the packed file.
 
-Each kernel (dense or convolution) is stored at ``b`` bits a weight.  The code of a weight is
-``round((w - low) / scale)`` clipped to ``0 .. 2**b - 1``; it reads back as
-``low + code * scale``.  Three ways to pick the range ``[low, high]``:
+Each kernel (dense or convolution) is stored at ``b`` bits a weight.  The
+code of a weight is ``round((w - low) / scale)`` clipped to ``0 .. 2**b - 1``;
+it reads back as ``low + code * scale``.  Three ways to pick the range ``[low, high]``:
 
 * ``minmax``: the tensor's range, so every weight is within ``scale / 2`` of
   its value (``scale = (high - low) / (2**b - 1)``);

@@ -167,7 +167,8 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         + (f" (left out: {', '.join(spec['left_out'])})" if spec.get("left_out") else "")
         + (f", 3×3 convolutions of {options['channels']} planes"
            if options.get("architecture") == "conv" else f", dense layers of {options['width']} units")
-        + f", {options['blocks']} residual block(s), L2 {options['l2']}, move loss weight {options['move_weight']}"
+        + f", {options['blocks']} residual block(s), L2 {options['l2']}, "
+        f"move loss weight {options['move_weight']}"
         + (f", dropout {options['dropout']}" if options.get("dropout") else "") + ".  "
         f"Training: seed {spec['seed']}, {spec['epochs_run']} epochs in {spec['seconds']:.0f} s "
         f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}"

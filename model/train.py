@@ -13,8 +13,9 @@ and training stops when it has not improved for ``--patience`` epochs, or
 when the ``--minutes`` budget is spent; the best epoch's weights are kept.
 
 ``--resume MODEL_DIR`` starts from the weights another run left in
-``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so a network can
-be trained on in several sittings; ``model.json`` lists the earlier runs.
+``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so
+a network can be trained on in several sittings; ``model.json`` lists the
+earlier runs.
 
 The output folder holds ``model.keras``, ``model.json`` (planes, options,
 seed, data folder, epochs), ``history.json`` (the Keras history, for the
