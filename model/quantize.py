@@ -300,6 +300,9 @@ def register(commands) -> None:
     parser.add_argument("--out", help="packed file to write (default MODEL/model-<b>bit.tsq)")
     parser.add_argument("--data", help="records for the error table (default: the training data)")
     parser.add_argument("--no-table", action="store_true", help="skip the table of error by bits")
+    parser.add_argument("--table-schemes", default=",".join(SCHEMES), metavar="SCHEME,...",
+                        help="schemes the table compares (default all; each costs 7 evaluations of "
+                             "the test split, minutes for a conv network)")
     parser.add_argument("--no-bias-correction", action="store_true",
                         help="keep the float biases (see model/bias_correction.py)")
     parser.set_defaults(run=run)
@@ -326,6 +329,12 @@ def run(args) -> int:
 
     from model.train import MODEL_FILE, read_model_spec
 
+    table_schemes = [scheme for scheme in args.table_schemes.split(",") if scheme]
+    unknown = sorted(set(table_schemes) - set(SCHEMES))
+    if unknown or not table_schemes:
+        print(f"error: --table-schemes takes some of {', '.join(SCHEMES)}, not {args.table_schemes!r}",
+              file=sys.stderr)
+        return 2
     if not 1 <= args.bits <= 16:
         print(f"error: --bits must be 1..16 (the float file is always written), not {args.bits}",
               file=sys.stderr)
@@ -357,7 +366,7 @@ def run(args) -> int:
     if args.no_table:
         return 0
     try:
-        table = bits_table(tensors, meta, data, bias_windows)
+        table = bits_table(tensors, meta, data, bias_windows, table_schemes)
     except (OSError, ValueError) as exc:
         print(f"error: {data}: cannot evaluate the test split ({exc})", file=sys.stderr)
         return 1
@@ -374,13 +383,13 @@ def run(args) -> int:
     return 0
 
 
-def bits_table(tensors, meta: dict, data_dir: str, bias_windows=None) -> list[dict]:
-    """Test error of the network at every b in ``BITS_RANGE`` for each scheme, and float
+def bits_table(tensors, meta: dict, data_dir: str, bias_windows=None, schemes=SCHEMES) -> list[dict]:
+    """Test error of the network at every b in ``BITS_RANGE`` for each of ``schemes``, and float
     (packed as ``tsumego quantize`` packs them, with ``bias_windows`` if given)."""
     from model.numpy_net import NumpyNet
     from model.predictions import predict_split
 
-    variants = [(bits, scheme) for bits in BITS_RANGE for scheme in SCHEMES] + [(FLOAT_BITS, "float")]
+    variants = [(bits, scheme) for bits in BITS_RANGE for scheme in schemes] + [(FLOAT_BITS, "float")]
     blobs = {(bits, scheme): pack(tensors, bits, meta, scheme, bias_windows) for bits, scheme in variants}
     nets = {f"{bits}/{scheme}": NumpyNet(*unpack(blob)) for (bits, scheme), blob in blobs.items()}
     predictions = predict_split(data_dir, "test", nets)

@@ -98,12 +98,14 @@ def test_a_conv_network_learns_the_toy_set_and_packs_at_5_bits(tmp_path):
     assert spec["options"]["architecture"] == "conv" and spec["options"]["channels"] == 8
     assert spec["options"]["blocks"] == 2   # the conv depth when --blocks is not given
     assert spec["test_accuracy"] >= 0.97
-    assert main(["quantize", "--model", str(model_dir)]) == 0
+    assert main(["quantize", "--model", str(model_dir), "--table-schemes", "channel,round"]) == 2
+    assert main(["quantize", "--model", str(model_dir), "--table-schemes", "channel"]) == 0
     header, _ = read_packed(str(model_dir / "model-5bit.tsq"))
     assert header["architecture"] == "conv" and header["channels"] == 8 and header["format"] == 3
     assert [entry["shape"] for entry in header["tensors"]][0] == [3, 3, len(PLANES), 8]
     table = json.loads((model_dir / "bits.json").read_text())["rows"]
     error = {(row["bits"], row["scheme"]): row["error"] for row in table}
+    assert set(error) == {(bits, "channel") for bits in range(2, 9)} | {(FLOAT_BITS, "float")}
     assert error[5, DEFAULT_SCHEME] <= error[FLOAT_BITS, "float"] + 0.02 <= 0.05
 
 
