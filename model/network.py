@@ -19,10 +19,10 @@ to ``VALUE_PLANES`` planes, flattened, a dense layer of ``VALUE_WIDTH`` units
 and the sigmoid ``safe``; the move readout is a 1×1 convolution to one plane
 whose 121 points go through the softmax.  A shape learnt in one place of the
 window is then known in every place, which is what a network must do on
-problems it has not seen: with 32 channels and 2 blocks it scored 0.8275 on
-cross-validation fold 2 of the reference problems against the dense net's
-0.7423 (README, "Accuracy on unseen problems"), at about 5.4 M multiply-adds
-a board (F = 25) instead of 0.9 M.
+problems it has not seen: with 32 channels and 2 blocks, 5-fold
+cross-validation by problem on the reference problems scored it 0.8119
+against the dense net's 0.7187 (README, "The network"), at about 5.4 M
+multiply-adds a board (F = 25) instead of 0.9 M.
 
 No batch normalisation: the seed found it made training faster but added no
 accuracy, and without it the numpy evaluator is a few matrix products.
