@@ -30,6 +30,7 @@ import sys
 import numpy as np
 
 from model.folds import BALANCES, assign_folds, cached_problem_counts, problem_weights
+from model.network import options_in_use
 from model.train import MODEL_SPEC, add_training_arguments, chosen_planes, network_options
 
 RESULT_FILE = "result.json"
@@ -225,7 +226,8 @@ def write_summary(out: str, folds: int) -> str:
     settings = sorted({json.dumps({key: result[key] for key in ("balance", "options", "seed")},
                                   sort_keys=True) for result in results})
     described = "; ".join(
-        f"balance {setting['balance']}, options {setting['options']}, seed {setting['seed']}"
+        f"balance {setting['balance']}, options {options_in_use(setting['options'])}, "
+        f"seed {setting['seed']}"
         for setting in map(json.loads, settings))
     lines = [f"# Cross-validation by problem: {total['folds']} of {folds} folds done\n\n",
              ("Folds trained with different settings: " if len(settings) > 1 else "Settings: ")

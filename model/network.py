@@ -63,6 +63,16 @@ class NetworkOptions:
         return asdict(self)
 
 
+def options_in_use(options: dict) -> dict:
+    """``options`` (as ``to_dict`` gives them) without the shape option the architecture ignores.
+
+    Runs from before the conv architecture have neither ``architecture`` nor
+    ``channels``; they were dense.
+    """
+    unused = "width" if options.get("architecture", "dense") == "conv" else "channels"
+    return {key: value for key, value in options.items() if key != unused}
+
+
 def layer_names(blocks: int, architecture: str = "dense") -> list[str]:
     """Layers with weights, in evaluation order (the packed file stores them so)."""
     if architecture not in ARCHITECTURES:

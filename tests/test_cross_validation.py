@@ -97,6 +97,8 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
     summary = (out / "crossval.md").read_text()
     assert "Folds trained with different settings: balance none" in summary
     assert "; balance sqrt" in summary
+    # A dense network's settings name its width, not the conv option it ignores.
+    assert "'width': 48" in summary and "'channels'" not in summary
     assert main(["crossval", "--data", str(toy_records), "--out", str(tmp_path / "none"),
                  "--folds", "4", "--rescore"]) == 1
     assert "cannot rescore" in capsys.readouterr().err

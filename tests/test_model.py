@@ -13,7 +13,7 @@ import struct
 import numpy as np
 import pytest
 
-from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_names
+from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_names, options_in_use
 from model.numpy_net import NumpyNet
 from model.quantize import (DEFAULT_SCHEME, FLOAT_BITS, SCHEMES, dequantize, model_tensors, pack,
                             pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
@@ -519,3 +519,13 @@ def test_the_numpy_evaluator_does_not_import_tensorflow():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     assert out.stdout.strip() == "[]"
+
+
+def test_the_options_in_use_leave_out_the_shape_option_the_architecture_ignores():
+    conv = NetworkOptions(architecture="conv", channels=16, blocks=3).to_dict()
+    assert options_in_use(conv) == {key: value for key, value in conv.items() if key != "width"}
+    dense = NetworkOptions(width=64).to_dict()
+    assert options_in_use(dense) == {key: value for key, value in dense.items() if key != "channels"}
+    # runs from before the conv architecture have neither option and were dense
+    old = {key: value for key, value in dense.items() if key not in ("architecture", "channels")}
+    assert options_in_use(old) == old
