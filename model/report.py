@@ -1,8 +1,9 @@
 """``tsumego report``: what a researcher needs to judge the trained network.
 
-``tsumego report --model DIR [--data DIR] [--out reports]`` evaluates the
-float and the b-bit packed networks (``tsumego quantize`` writes both) on the
-test split with the numpy evaluator, and writes:
+``tsumego report --model DIR [--data DIR] [--out reports] [--no-symmetries]``
+evaluates the float and the b-bit packed networks (``tsumego quantize``
+writes both) on the test split with the numpy evaluator, also over the 8
+symmetries of every window unless ``--no-symmetries``, and writes:
 
 * ``summary.md``: overall accuracy, float and b-bit, next to the seed's 95.6%;
   file sizes; how training went;
@@ -36,6 +37,9 @@ def register(commands) -> None:
     parser.add_argument("--out", default="reports", help="folder to write (default reports/)")
     parser.add_argument("--bits", type=int, default=DEFAULT_BITS,
                         help="the packed file to compare with float (default 5)")
+    parser.add_argument("--no-symmetries", action="store_true",
+                        help="skip the accuracy over the 8 symmetries (it costs 8 evaluations "
+                        "more, long for a conv network)")
     parser.set_defaults(run=run)
 
 
@@ -58,7 +62,7 @@ def run(args) -> int:
         return 1
     data = args.data or spec["data"]
     try:
-        predictions = predict_split(data, "test", nets, symmetries=True)
+        predictions = predict_split(data, "test", nets, symmetries=not args.no_symmetries)
     except (OSError, ValueError) as exc:
         print(f"error: {data}: cannot evaluate the test split ({exc})", file=sys.stderr)
         return 1
@@ -137,8 +141,12 @@ def write_table(folder: str, name: str, rows: list[dict], title: str) -> None:
 def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, packed: str) -> str:
     float_accuracy = 1 - predictions.errors("float").mean()
     packed_accuracy = 1 - predictions.errors("packed").mean()
-    float_symmetric = 1 - predictions.errors("float", symmetric=True).mean()
-    packed_symmetric = 1 - predictions.errors("packed", symmetric=True).mean()
+    symmetries = bool(predictions.symmetric)
+    if symmetries:
+        float_symmetric = f" {1 - predictions.errors('float', symmetric=True).mean():.4f} |"
+        packed_symmetric = f" {1 - predictions.errors('packed', symmetric=True).mean():.4f} |"
+    else:
+        float_symmetric = packed_symmetric = ""
     moves = predictions.has_move.sum()
     move_accuracy = 1 - predictions.wrong_moves("float").sum() / moves if moves else float("nan")
     options = spec["options"]
@@ -148,16 +156,18 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         f"Test split of `{data}` ({spec.get('split', 'problem')} split): "
         f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.  A record's "
         "P(safe) is the mean over its windows, one centred on each stone of the target block, "
-        "as `tsumego eval` answers; the move head is read on the first window.  The second "
-        "accuracy averages each window over the 8 symmetries of the square as well "
-        "(`tsumego eval --symmetries`), at 8 times the cost.",
+        "as `tsumego eval` answers; the move head is read on the first window."
+        + ("  The second accuracy averages each window over the 8 symmetries of the square as "
+           "well (`tsumego eval --symmetries`), at 8 times the cost." if symmetries else
+           "  (Not evaluated over the 8 symmetries: `--no-symmetries`.)"),
         "",
-        "| network | accuracy | with the 8 symmetries | file bytes |",
-        "|---|---:|---:|---:|",
-        f"| float32 | {float_accuracy:.4f} | {float_symmetric:.4f} | {sizes['float']} |",
-        f"| {bits}-bit (`{os.path.basename(packed)}`) | {packed_accuracy:.4f} | {packed_symmetric:.4f} "
-        f"| {sizes['packed']} |",
-        f"| the seed's best (its own random split) | {SEED_ACCURACY:.4f} | | |",
+        "| network | accuracy |" + (" with the 8 symmetries |" if symmetries else "") + " file bytes |",
+        "|---|---:|" + ("---:|" if symmetries else "") + "---:|",
+        f"| float32 | {float_accuracy:.4f} |{float_symmetric} {sizes['float']} |",
+        f"| {bits}-bit (`{os.path.basename(packed)}`) | {packed_accuracy:.4f} |{packed_symmetric} "
+        f"{sizes['packed']} |",
+        f"| the seed's best (its own random split) | {SEED_ACCURACY:.4f} |" + (" |" if symmetries else "")
+        + " |",
         "",
         f"{bits}-bit minus float: {100 * (packed_accuracy - float_accuracy):+.2f} points. "
         f"Move head (float): top point is the `TR` move in {move_accuracy:.4f} of the "

@@ -247,6 +247,13 @@ def test_planes_left_out_are_left_out_of_training_packing_and_reports(trained, t
     assert main(["quantize", "--model", str(out)]) == 0
     assert NumpyNet.load(str(out / "model-5bit.tsq")).planes == spec["planes"]
     assert main(["report", "--model", str(out), "--out", str(tmp_path / "reports")]) == 0
+    assert "| network | accuracy | with the 8 symmetries | file bytes |" in (
+        tmp_path / "reports" / "summary.md").read_text()
+    # Without the symmetries the tables lose that column and say why.
+    assert main(["report", "--model", str(out), "--out", str(tmp_path / "quick"), "--no-symmetries"]) == 0
+    quick = (tmp_path / "quick" / "summary.md").read_text()
+    assert "8 symmetries |" not in quick and "`--no-symmetries`" in quick
+    assert "| network | accuracy | file bytes |" in quick
     capsys.readouterr()
     assert main(["train", "--data", str(data), "--out", str(tmp_path / "bad"), "--without", "ladders"]) == 2
     assert "--without: 'ladders' is neither a plane of the records nor a plane group" in capsys.readouterr().err
