@@ -20,6 +20,11 @@ the summary of all finished folds is written again: ``crossval.md`` and
 the per-problem accuracies, and each fold's figures.  A record's answer is the float
 network's mean P(safe) over its windows, as in the reports, and with
 ``--symmetries`` also over their 8 symmetries.
+
+With ``--extra-train DIR`` every fold also trains on all the records of
+another feature folder (say generated problems'); a folder that holds one
+of ``DIR``'s problems is refused, as that problem would be trained on in
+the fold that tests it.
 """
 from __future__ import annotations
 
@@ -29,7 +34,8 @@ import sys
 
 import numpy as np
 
-from model.folds import BALANCES, assign_folds, cached_problem_counts, problem_weights
+from model.folds import (BALANCES, assign_folds, cached_problem_counts, extra_problem_overlap,
+                         problem_weights)
 from model.network import options_in_use
 from model.train import MODEL_SPEC, add_training_arguments, chosen_planes, network_options
 
@@ -78,6 +84,15 @@ def run(args) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: {args.data}: {exc}", file=sys.stderr)
         return 1
+    if args.extra_train and not args.rescore:
+        try:
+            overlap = extra_problem_overlap(tuple(args.extra_train), counts)
+        except (OSError, ValueError) as exc:
+            print(f"error: --extra-train: {exc}", file=sys.stderr)
+            return 1
+        if overlap:
+            print(f"error: {overlap}", file=sys.stderr)
+            return 2
     chosen = args.fold if args.fold else list(range(args.folds))
     if any(not 0 <= fold < args.folds for fold in chosen):
         print(f"error: --fold must be in 0..{args.folds - 1}", file=sys.stderr)
@@ -135,7 +150,8 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
         model, model_spec, training = train_fold(
             args, spec, planes, out, fold,
             problems_of(lambda k: k not in (fold, validation_fold)),
-            problems_of(lambda k: k == validation_fold))
+            problems_of(lambda k: k == validation_fold),
+            sum(counts[problem] for problem in counts if fold_of[problem] not in (fold, validation_fold)))
 
     net = NumpyNet({**packed_meta(model_spec), "bits": FLOAT_BITS}, dict(model_tensors(model)))
     predictions = predict_split(args.data, SPLITS, {"float": net}, symmetries=args.symmetries,
@@ -151,6 +167,7 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
     result = {
         "fold": fold, "folds": args.folds, "validation_fold": validation_fold,
         "balance": model_spec["balance"], "options": model_spec["options"], "seed": model_spec["seed"],
+        "extra_train": model_spec.get("extra_train", []),
         "planes": model_spec["planes"], "training": training,
         "problems": len(test_problems), "records": int(len(errors)),
         "accuracy": float(1 - errors.mean()) if len(errors) else float("nan"),
@@ -165,8 +182,9 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
 
 
 def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
-               train_problems: dict, validation_problems: dict):
-    """``(model, model.json's content, training figures)`` of one fold's training run."""
+               train_problems: dict, validation_problems: dict, train_records: int):
+    """``(model, model.json's content, training figures)`` of one fold's training run
+    (``train_records``: how many records ``train_problems`` hold)."""
     import keras
     import tensorflow as tf
 
@@ -179,7 +197,8 @@ def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     train = make_dataset(args.data, SPLITS, args.batch_size, augment=True, shuffle=True,
-                         seed=args.seed, planes=planes, problems=train_problems)
+                         seed=args.seed, planes=planes, problems=train_problems,
+                         extra=tuple(args.extra_train), own_records=train_records)
     validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
                               planes=planes, problems=validation_problems)
     model = compile_model(build_model(len(planes), options), options)
@@ -190,6 +209,7 @@ def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
     model_spec = {"planes": planes, "F": len(planes), "window": spec["window"],
                   "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
                   "data": os.path.abspath(args.data), "split": f"fold {fold} of {args.folds}",
+                  "extra_train": [os.path.abspath(folder) for folder in args.extra_train],
                   "balance": args.balance, **fitted}
     with open(os.path.join(out, MODEL_SPEC), "w") as f:
         json.dump(model_spec, f, indent=2, sort_keys=True)
@@ -223,11 +243,14 @@ def write_summary(out: str, folds: int) -> str:
                 results.append(json.load(f))
     total = pooled(results)
     # Folds run separately may have been given other options; the summary must not hide that.
-    settings = sorted({json.dumps({key: result[key] for key in ("balance", "options", "seed")},
+    settings = sorted({json.dumps({"extra_train": result.get("extra_train", []),
+                                   **{key: result[key] for key in ("balance", "options", "seed")}},
                                   sort_keys=True) for result in results})
     described = "; ".join(
         f"balance {setting['balance']}, options {options_in_use(setting['options'])}, "
         f"seed {setting['seed']}"
+        + (f", also trained on every record of {', '.join(setting['extra_train'])}"
+           if setting["extra_train"] else "")
         for setting in map(json.loads, settings))
     lines = [f"# Cross-validation by problem: {total['folds']} of {folds} folds done\n\n",
              ("Folds trained with different settings: " if len(settings) > 1 else "Settings: ")

@@ -7,6 +7,11 @@ the seed's trainer did; for evaluation the first window is taken as it is.
 Randomness comes from ``tf.data.Dataset.random(seed)`` and stateless ops, so a
 seed gives the same batches on every run.
 
+Training may read the records of further feature folders beside its own
+(``extra``: say those of generated problems, ``tsumego generate``), mixed in
+at random in proportion to their counts so every part of an epoch sees both;
+they weigh 1 each and never reach the evaluation.
+
 Records are parsed a batch at a time and only the chosen window is cut out of
 each record's plane bytes; the symmetry is a gather over a table of the 8
 permutations of the window's points.  Reading record by record, the input
@@ -16,7 +21,7 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from pipeline.records import MOVES, WINDOW, plane_indices, read_spec, shard_pattern
+from pipeline.records import MOVES, SPLITS, WINDOW, plane_indices, read_spec, shard_pattern
 from pipeline.window_symmetries import INVERSE_SYMMETRIES, SYMMETRIES
 
 
@@ -127,6 +132,16 @@ def _only_problems(ds: tf.data.Dataset, table) -> tf.data.Dataset:
     return ds.batch(1024).map(chosen, num_parallel_calls=tf.data.AUTOTUNE, deterministic=True).unbatch()
 
 
+def _mixed_with(own: tf.data.Dataset, own_records: int, extra: list, seed: int) -> tf.data.Dataset:
+    """Serialised records of ``own`` and of the ``extra`` folders, each drawn at random with the
+    probability of its share of the records, so both run out near the end of the epoch."""
+    sources = [own] + [tf.data.TFRecordDataset(files, compression_type="ZLIB") for _, files, _ in extra]
+    counts = [own_records] + [count for _, _, count in extra]
+    total = sum(counts)
+    return tf.data.Dataset.sample_from_datasets(sources, weights=[count / total for count in counts],
+                                                seed=seed, stop_on_empty_dataset=False)
+
+
 def _kept_planes(spec: dict, planes: list[str] | None):
     return None if planes is None or planes == spec["planes"] else plane_indices(spec["planes"], planes)
 
@@ -150,10 +165,41 @@ def whole_records(data_dir: str, split: str | tuple[str, ...], planes: list[str]
     return _records(data_dir, split, planes, problems).prefetch(tf.data.AUTOTUNE).as_numpy_iterator()
 
 
+def split_records(spec: dict, split: str | tuple[str, ...]) -> int:
+    """How many records ``split`` (one or several) of a feature folder holds, from its features.json."""
+    counts = spec.get("counts", {})
+    try:
+        return sum(int(counts[f"written_{name}"]) for name in ((split,) if isinstance(split, str) else split))
+    except KeyError as exc:
+        raise ValueError(f"features.json does not count the {exc.args[0][len('written_'):]} records") from None
+
+
+def extra_records(data_dir: str, extra: tuple[str, ...]) -> list[tuple[str, list[str], int]]:
+    """``(folder, shard files, record count)`` of every folder of ``extra``, both splits.
+
+    ValueError naming the folder when it cannot be read or its records hold
+    other planes than ``data_dir``'s (their windows would be misread).
+    """
+    planes = read_spec(data_dir)["planes"]
+    found = []
+    for folder in extra:
+        try:
+            spec, files = _shard_files(folder, SPLITS)
+            count = split_records(spec, SPLITS)
+        except (OSError, ValueError, KeyError) as exc:
+            raise ValueError(f"--extra-train {folder}: {exc}") from None
+        if spec["planes"] != planes:
+            raise ValueError(f"--extra-train {folder}: its records hold other planes than {data_dir}'s "
+                             "(write both with the same tsumego features)")
+        found.append((folder, files, count))
+    return found
+
+
 def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 256, *,
                  augment: bool = True, shuffle: bool = True, seed: int = 0, meta: bool = False,
                  planes: list[str] | None = None,
-                 problems: dict[str, float] | None = None) -> tf.data.Dataset:
+                 problems: dict[str, float] | None = None,
+                 extra: tuple[str, ...] = (), own_records: int | None = None) -> tf.data.Dataset:
     """Batches ``(x, targets, weights)`` for Keras, or ``(x, targets, meta)``.
 
     ``x`` is float32 ``[B, 11, 11, F]``, F being every plane of the records
@@ -168,6 +214,11 @@ def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 
     ``problems`` (problem id → weight > 0), only the records of those
     problems are read, and both losses of a record are weighted by its
     problem's weight (``model.folds``).
+
+    ``extra`` names further feature folders (same planes) whose records, both
+    splits, join these with weight 1; mixing them in proportion needs
+    ``own_records``, how many records ``split`` (of ``problems``) holds,
+    which defaults to the count in features.json when ``problems`` is None.
     """
     spec, files = _shard_files(data_dir, split)
     num_planes, keep = spec["F"], _kept_planes(spec, planes)
@@ -175,6 +226,12 @@ def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 
     table = None if problems is None else _problem_table(problems)
     if table is not None:
         ds = _only_problems(ds, table)
+    if extra:
+        if own_records is None:
+            if problems is not None:
+                raise ValueError("extra records with chosen problems need own_records")
+            own_records = split_records(spec, split)
+        ds = _mixed_with(ds, own_records, extra_records(data_dir, tuple(extra)), seed)
     if shuffle:
         ds = ds.shuffle(50_000, seed=seed, reshuffle_each_iteration=True)
     ds = ds.batch(batch_size)
@@ -197,6 +254,8 @@ def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 
         def weighted_outputs(window, move, records):
             window, targets, weights = _outputs(window, move, records)
             weight = table.lookup(records["problem"])
+            # Only the extra folders' records get this far without a weight in the table.
+            weight = tf.where(weight > 0, weight, 1.0)
             return window, targets, {name: value * weight for name, value in weights.items()}
 
         ds = ds.map(weighted_outputs)

@@ -23,14 +23,14 @@ import numpy as np
 BALANCES = ("none", "sqrt")
 
 
-def count_problems(data_dir: str) -> dict[str, int]:
-    """Records per problem id, over every shard of ``data_dir`` (train and test)."""
+def count_problems(data_dir: str, splits: tuple[str, ...] | None = None) -> dict[str, int]:
+    """Records per problem id, over every shard of ``data_dir`` (of ``splits``; default train and test)."""
     import tensorflow as tf
 
     from model.dataset import record_description
     from pipeline.records import SPLITS, shard_pattern
 
-    files = sorted(f for split in SPLITS for f in tf.io.gfile.glob(shard_pattern(data_dir, split)))
+    files = sorted(f for split in splits or SPLITS for f in tf.io.gfile.glob(shard_pattern(data_dir, split)))
     if not files:
         raise FileNotFoundError(f"no shards in {data_dir}")
     field = {"problem": record_description()["problem"]}
@@ -63,6 +63,19 @@ def cached_problem_counts(data_dir: str, cache: str, written: dict) -> dict[str,
         json.dump({**key, "counts": counts}, f, indent=1)
     os.replace(partial, cache)   # folds run side by side may count at once; each write is whole
     return counts
+
+
+def extra_problem_overlap(extra: tuple[str, ...], problems) -> str | None:
+    """An error naming the first folder of ``extra`` whose records share a problem id with
+    ``problems`` (records the evaluation holds out would be trained on), else None."""
+    problems = set(problems)
+    for folder in extra:
+        shared = sorted(set(count_problems(folder)) & problems)
+        if shared:
+            return (f"--extra-train {folder}: holds {len(shared)} of the evaluated problems "
+                    f"({', '.join(shared[:3])}{', ...' if len(shared) > 3 else ''}), which training "
+                    "must not see")
+    return None
 
 
 def assign_folds(counts: dict[str, int], folds: int) -> dict[str, int]:

@@ -1,7 +1,7 @@
 """``tsumego train``: fit the network on the records of ``tsumego features``.
 
 ``tsumego train --data DIR --out DIR [--epochs N] [--minutes M] [--seed S]
-[--without PLANE,...] [--resume MODEL_DIR]``
+[--without PLANE,...] [--resume MODEL_DIR] [--extra-train DIR ...]``
 
 Every epoch reads each training record once, through a random window of the
 target block and a random symmetry (``model.dataset``).  Adam with L2 on the
@@ -16,6 +16,11 @@ when the ``--minutes`` budget is spent; the best epoch's weights are kept.
 ``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so
 a network can be trained on in several sittings; ``model.json`` lists the
 earlier runs.
+
+``--extra-train DIR`` adds every record of another feature folder (written
+with the same planes; say the records of generated problems) to the
+training records, never to the test split; on a problem split, a folder
+holding one of the test split's problems is refused.
 
 The output folder holds ``model.keras``, ``model.json`` (planes, options,
 seed, data folder, epochs), ``history.json`` (the Keras history, for the
@@ -76,6 +81,9 @@ def add_training_arguments(parser) -> None:
                         help="dropout rate after every hidden layer, in training (0: none)")
     parser.add_argument("--without", default="", metavar="PLANE,...",
                         help="planes to leave out: plane names or plane-group names (e.g. tactics)")
+    parser.add_argument("--extra-train", action="append", default=[], metavar="DIR",
+                        help="also train on every record of this feature folder (same planes; "
+                             "say generated problems'); repeatable; never evaluated on")
 
 
 def network_options(args) -> NetworkOptions:
@@ -118,7 +126,8 @@ def run(args) -> int:
     import keras
     import tensorflow as tf
 
-    from model.dataset import make_dataset
+    from model.dataset import extra_records, make_dataset
+    from model.folds import count_problems, extra_problem_overlap
     from model.network import build_model, compile_model
     from pipeline.records import read_spec
 
@@ -149,14 +158,20 @@ def run(args) -> int:
         options = NetworkOptions(**{**options.to_dict(), **shape})
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
+    extra = tuple(args.extra_train)
     try:
         train = make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
-                             seed=args.seed, planes=planes)
+                             seed=args.seed, planes=planes, extra=extra)
         test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False,
                             planes=planes)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    if extra and spec.get("split", "problem") == "problem":
+        overlap = extra_problem_overlap(extra, count_problems(args.data, ("test",)))
+        if overlap:
+            print(f"error: {overlap}", file=sys.stderr)
+            return 2
     if not any(True for _ in test.take(1)):
         print(f"error: {args.data}: the test split is empty, and early stopping watches it "
               "(write the features with a larger --test-fraction)", file=sys.stderr)
@@ -167,7 +182,9 @@ def run(args) -> int:
     print(f"{args.data}: F = {len(planes)} planes"
           + (f" (left out: {', '.join(left_out)})" if left_out else "")
           + f", {counts.get('written_train', '?')} train and {counts.get('written_test', '?')} "
-          f"test records ({spec.get('split', 'problem')} split)")
+          f"test records ({spec.get('split', 'problem')} split)"
+          + "".join(f"; {count} more training records from {folder}"
+                    for folder, _, count in extra_records(args.data, extra)))
     model = compile_model(build_model(len(planes), options), options)
     if resumed is not None:
         # Weights only: the saved optimizer state belongs to the earlier run's schedule.
@@ -180,6 +197,7 @@ def run(args) -> int:
         "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
         "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
+        "extra_train": [os.path.abspath(folder) for folder in extra],
         "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
         **fitted,
     }

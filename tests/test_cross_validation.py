@@ -57,6 +57,71 @@ def test_a_dataset_of_chosen_problems_reads_only_them_with_their_weights(toy_rec
     assert {p.decode() for _, _, m in meta for p in m["problem"]} == set(chosen)
 
 
+@pytest.fixture(scope="module")
+def more_records(tmp_path_factory):
+    """Another feature folder of other problems (``more/0`` .. ``more/39``), 300 + 100 records."""
+    folder = tmp_path_factory.mktemp("more")
+    write_toy_records(str(folder), counts={"train": 300, "test": 100}, seed=1, problems="more")
+    return folder
+
+
+def test_extra_records_are_mixed_through_the_epoch_and_weigh_one(toy_records, more_records):
+    from model.dataset import make_dataset
+
+    epoch = list(make_dataset(str(toy_records), "train", 50, augment=True, shuffle=False, meta=True,
+                              extra=(str(more_records),)).as_numpy_iterator())
+    problems = [p.decode() for _, _, m in epoch for p in m["problem"]]
+    extra = np.array([p.startswith("more/") for p in problems])
+    assert len(problems) == 600 + 400 and extra.sum() == 400
+    # drawn in proportion, not read after the others: 40% of each half, give or take
+    assert 140 <= extra[:500].sum() <= 260
+    chosen = {"toy/3": 0.5, "toy/17": 0.5}
+    weights = np.concatenate([w["safe"] for _, _, w in make_dataset(
+        str(toy_records), "train", 64, augment=True, shuffle=True, problems=chosen,
+        extra=(str(more_records),), own_records=30).as_numpy_iterator()])
+    assert len(weights) == 30 + 400 and (weights == 0.5).sum() == 30 and (weights == 1.0).sum() == 400
+    with pytest.raises(ValueError, match="own_records"):
+        make_dataset(str(toy_records), "train", problems=chosen, extra=(str(more_records),))
+
+
+def test_extra_records_must_hold_the_same_planes(toy_records, tmp_path):
+    from model.dataset import make_dataset
+    from pipeline.records import write_spec
+
+    other = tmp_path / "other"
+    other.mkdir()
+    write_toy_records(str(other), counts={"train": 10, "test": 0}, problems="other")
+    write_spec(str(other), ["ones", "noise", "eye_block", "move_marker"], {"written_train": 10, "written_test": 0})
+    with pytest.raises(ValueError, match=f"--extra-train {other}: its records hold other planes"):
+        make_dataset(str(toy_records), "train", extra=(str(other),))
+    with pytest.raises(ValueError, match=f"--extra-train {tmp_path / 'none'}"):
+        make_dataset(str(toy_records), "train", extra=(str(tmp_path / "none"),))
+
+
+def test_train_and_crossval_take_extra_records_of_other_problems_only(toy_records, more_records,
+                                                                       tmp_path, capsys):
+    options = [*TOY_OPTIONS, "--epochs", "1"]
+    assert main(["train", "--data", str(toy_records), "--out", str(tmp_path / "model"),
+                 "--extra-train", str(more_records), *options]) == 0
+    assert "400 more training records from" in capsys.readouterr().out
+    spec = json.loads((tmp_path / "model" / "model.json").read_text())
+    assert spec["extra_train"] == [str(more_records)]
+    # The toy set's test problems are in its training split too; a copy of it is refused.
+    assert main(["train", "--data", str(toy_records), "--out", str(tmp_path / "bad"),
+                 "--extra-train", str(toy_records), *options]) == 2
+    assert "holds 40 of the evaluated problems (toy/0, toy/1, toy/10, ...)" in capsys.readouterr().err
+    out = tmp_path / "cv"
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+                 "--fold", "0", "--extra-train", str(more_records), *options]) == 0
+    result = json.loads((out / "fold-0" / "result.json").read_text())
+    assert result["extra_train"] == [str(more_records)] and result["problems"] == 10
+    assert set(result["per_problem"]) <= {f"toy/{i}" for i in range(40)}
+    assert f"also trained on every record of {more_records}" in (out / "crossval.md").read_text()
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+                 "--fold", "0", "--extra-train", str(toy_records), *options]) == 2
+    assert "--extra-train" in capsys.readouterr().err
+
+
 def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_records, tmp_path,
                                                                            capsys):
     out = tmp_path / "cv"

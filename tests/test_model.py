@@ -46,7 +46,7 @@ def toy_record(rng, index: int) -> tuple[np.ndarray, int, list[int]]:
     return planes, safe, [move] * windows
 
 
-def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0) -> None:
+def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, problems="toy") -> None:
     import tensorflow as tf
 
     from pipeline.records import example_bytes, write_spec
@@ -58,9 +58,11 @@ def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0) -> Non
             for i in range(count):
                 planes, safe, moves = toy_record(rng, i)
                 writer.write(example_bytes(planes, safe, moves, available_moves=3 + i % 4,
-                                           defender_first=i % 2, problem=f"toy/{i % 40}",
+                                           defender_first=i % 2, problem=f"{problems}/{i % 40}",
                                            subproblem=f"{split}{i}.sgf"))
-    write_spec(folder, PLANES, counts)
+    # counted as tsumego features counts
+    write_spec(folder, PLANES, {"read": sum(counts.values()), "rejected": 0,
+                                **{f"written_{split}": count for split, count in counts.items()}})
 
 
 @pytest.fixture(scope="module")
