@@ -68,6 +68,7 @@ def fold_path(out: str, fold: int) -> str:
 
 def run(args) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    from model.dataset import extra_records
     from pipeline.records import read_spec
 
     try:
@@ -84,22 +85,25 @@ def run(args) -> int:
     except (OSError, ValueError) as exc:
         print(f"error: {args.data}: {exc}", file=sys.stderr)
         return 1
-    if args.extra_train and not args.rescore:
-        try:
-            overlap = extra_problem_overlap(tuple(args.extra_train), counts)
-        except (OSError, ValueError) as exc:
-            print(f"error: --extra-train: {exc}", file=sys.stderr)
-            return 1
-        if overlap:
-            print(f"error: {overlap}", file=sys.stderr)
-            return 2
+    extra = tuple(args.extra_train)
+    try:
+        extra_found = extra_records(args.data, extra)
+        overlap = None if args.rescore else extra_problem_overlap(extra, counts)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if overlap:
+        print(f"error: {overlap}", file=sys.stderr)
+        return 2
     chosen = args.fold if args.fold else list(range(args.folds))
     if any(not 0 <= fold < args.folds for fold in chosen):
         print(f"error: --fold must be in 0..{args.folds - 1}", file=sys.stderr)
         return 2
     totals = [sum(n for p, n in counts.items() if fold_of[p] == k) for k in range(args.folds)]
     print(f"{args.data}: {len(counts)} problems, {sum(counts.values())} records in {args.folds} folds "
-          f"of {', '.join(map(str, totals))} records")
+          f"of {', '.join(map(str, totals))} records"
+          + "".join(f"; every fold also trains on the {count} records of {folder}"
+                    for folder, _, count in extra_found))
     for fold in chosen:
         try:
             result = run_fold(args, spec, planes, counts, fold_of, fold)

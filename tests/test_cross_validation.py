@@ -113,6 +113,7 @@ def test_train_and_crossval_take_extra_records_of_other_problems_only(toy_record
     out = tmp_path / "cv"
     assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
                  "--fold", "0", "--extra-train", str(more_records), *options]) == 0
+    assert f"every fold also trains on the 400 records of {more_records}" in capsys.readouterr().out
     result = json.loads((out / "fold-0" / "result.json").read_text())
     assert result["extra_train"] == [str(more_records)] and result["problems"] == 10
     assert set(result["per_problem"]) <= {f"toy/{i}" for i in range(40)}
@@ -120,6 +121,9 @@ def test_train_and_crossval_take_extra_records_of_other_problems_only(toy_record
     assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
                  "--fold", "0", "--extra-train", str(toy_records), *options]) == 2
     assert "--extra-train" in capsys.readouterr().err
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+                 "--fold", "0", "--extra-train", str(tmp_path / "none"), *options]) == 1
+    assert f"--extra-train {tmp_path / 'none'}: {tmp_path / 'none'}/features.json: no such file" in capsys.readouterr().err
 
 
 def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_records, tmp_path,
