@@ -10,8 +10,9 @@ symmetries of every window unless ``--no-symmetries``, and writes:
 * ``accuracy_by_size.md/.csv/.png``: error by ``AS`` (the number of available
   moves, the seed's "size"), float and b-bit side by side, with the count of
   records and how often the move head's top point misses the ``TR`` move;
-* ``bits.md/.csv/.png``: test error at b = 2..8 and float, both schemes
-  (from ``bits.json`` of ``tsumego quantize``);
+* ``bits.md/.csv/.png``: test error at b = 2..8 and float, by scheme
+  (from ``bits.json`` of ``tsumego quantize``; left out when it ran with
+  ``--no-table``);
 * ``training.png``: loss and accuracy by epoch, train and test.
 """
 from __future__ import annotations
@@ -52,8 +53,10 @@ def run(args) -> int:
         spec = read_model_spec(args.model)
         with open(os.path.join(args.model, HISTORY_FILE)) as f:
             history = json.load(f)
-        with open(os.path.join(args.model, BITS_TABLE)) as f:
-            bits_rows = json.load(f)["rows"]
+        bits_rows = None   # none when quantize ran with --no-table
+        if os.path.exists(os.path.join(args.model, BITS_TABLE)):
+            with open(os.path.join(args.model, BITS_TABLE)) as f:
+                bits_rows = json.load(f)["rows"]
         float_path, packed = packed_path(args.model, FLOAT_BITS), packed_path(args.model, args.bits)
         nets = {"float": NumpyNet.load(float_path), "packed": NumpyNet.load(packed)}
     except (OSError, ValueError, KeyError) as exc:
@@ -73,17 +76,20 @@ def run(args) -> int:
     by_size = size_rows(predictions, args.bits)
     sizes = {"float": os.path.getsize(float_path), "packed": os.path.getsize(packed)}
     write_table(args.out, "accuracy_by_size", by_size, title="Test error by size (AS)")
-    write_table(args.out, "bits", bits_rows_pivot(bits_rows),
-                title="Test error by bits a weight")
+    if bits_rows is not None:
+        write_table(args.out, "bits", bits_rows_pivot(bits_rows),
+                    title="Test error by bits a weight")
+        plot_bits(bits_rows, os.path.join(args.out, "bits.png"))
     plot_by_size(by_size, args.bits, os.path.join(args.out, "accuracy_by_size.png"))
-    plot_bits(bits_rows, os.path.join(args.out, "bits.png"))
     plot_training(history, os.path.join(args.out, "training.png"))
     summary = summary_text(spec, data, predictions, args.bits, sizes, packed)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(summary)
     print(summary, end="")
-    print(f"wrote {args.out}/: summary.md, accuracy_by_size.md/.csv/.png, bits.md/.csv/.png, "
-          f"training.png")
+    print(f"wrote {args.out}/: summary.md, accuracy_by_size.md/.csv/.png, "
+          + ("bits.md/.csv/.png, " if bits_rows is not None else
+             f"no bits table (no {BITS_TABLE}: quantize ran with --no-table), ")
+          + "training.png")
     return 0
 
 

@@ -228,11 +228,14 @@ def test_training_resumes_from_a_trained_folder(trained, tmp_path, capsys):
     assert spec["resumed_from"] == [{"model": str(model_dir), "epochs_run": before["epochs_run"],
                                      "seconds": before["seconds"], "seed": before["seed"]}]
     assert spec["test_accuracy"] == pytest.approx(before["test_accuracy"], abs=0.01)
-    assert main(["quantize", "--model", str(out)]) == 0
+    capsys.readouterr()
+    assert main(["quantize", "--model", str(out), "--no-table"]) == 0
     assert main(["report", "--model", str(out), "--out", str(tmp_path / "reports")]) == 0
     summary = (tmp_path / "reports" / "summary.md").read_text()
     assert f"resumed from `{model_dir}`: seed 3, {before['epochs_run']} epochs" in summary
-    capsys.readouterr()
+    # quantize --no-table wrote no bits table, so the report has none either and says so
+    assert not (tmp_path / "reports" / "bits.md").exists()
+    assert "no bits table (no bits.json: quantize ran with --no-table)" in capsys.readouterr().out
     assert main(["train", "--data", str(data), "--out", str(tmp_path / "bad"), "--epochs", "1",
                  "--resume", str(model_dir), "--without", "noise"]) == 2
     assert "reads other planes" in capsys.readouterr().err
