@@ -188,6 +188,8 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         + (f", dropout {options['dropout']}" if options.get("dropout") else "") + ".  "
         f"Training: seed {spec['seed']}, {spec['epochs_run']} epochs in {spec['seconds']:.0f} s "
         f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}"
+        + (f", also on every record of {', '.join(f'`{folder}`' for folder in spec['extra_train'])}"
+           if spec.get("extra_train") else "")
         + "".join(f"; before that, resumed from `{run['model']}`: seed {run['seed']}, "
                   f"{run['epochs_run']} epochs in {run['seconds']:.0f} s"
                   for run in reversed(spec.get("resumed_from", [])))

@@ -106,6 +106,10 @@ def test_train_and_crossval_take_extra_records_of_other_problems_only(toy_record
     assert "400 more training records from" in capsys.readouterr().out
     spec = json.loads((tmp_path / "model" / "model.json").read_text())
     assert spec["extra_train"] == [str(more_records)]
+    assert main(["quantize", "--model", str(tmp_path / "model"), "--no-table"]) == 0
+    assert main(["report", "--model", str(tmp_path / "model"), "--out", str(tmp_path / "reports"),
+                 "--no-symmetries"]) == 0
+    assert f"also on every record of `{more_records}`" in (tmp_path / "reports" / "summary.md").read_text()
     # The toy set's test problems are in its training split too; a copy of it is refused.
     assert main(["train", "--data", str(toy_records), "--out", str(tmp_path / "bad"),
                  "--extra-train", str(toy_records), *options]) == 2
