@@ -319,6 +319,8 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
 class _Progress:
     """A tqdm bar of sides grown, from the files a local run writes (any Direct mode)."""
 
+    POLL_SECONDS = 2.0
+
     def __init__(self, layout: Layout, problems: list[tuple[str, str]]):
         from pipeline import storage
 
@@ -340,9 +342,11 @@ class _Progress:
                 + 2 * len(self.storage.list_files(trees, ".sgf")))
 
     def _poll(self):
-        while not self.stopped.wait(2.0):
-            self.bar.n = max(0, min(self.bar.total, self._done() - self.start))
-            self.bar.refresh()
+        while not self.stopped.wait(self.POLL_SECONDS):
+            done = max(0, min(self.bar.total, self._done() - self.start))
+            # update() honours the bar's redraw interval (once a minute in a log); refresh() would not
+            if done > self.bar.n:
+                self.bar.update(done - self.bar.n)
 
     def __enter__(self):
         self.thread.start()

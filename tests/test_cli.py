@@ -50,3 +50,27 @@ def test_a_progress_bar_written_to_a_log_is_redrawn_at_most_once_a_minute():
     # the opening and the closing state only, not thousands of redraws on one line
     assert log.getvalue().count("work:") == 2
     assert "20000/20000" in log.getvalue()
+
+
+def test_the_solve_all_bar_in_a_log_is_not_redrawn_at_every_poll(tmp_path, capsys, monkeypatch):
+    import time
+
+    from pipeline.solve_all import Layout, _Progress
+
+    monkeypatch.setattr(_Progress, "POLL_SECONDS", 0.01)
+    layout = Layout(str(tmp_path))
+    (tmp_path / "partial").mkdir()
+    problems = [(f"p{i}", f"p{i}.sgf") for i in range(3)]
+    with _Progress(layout, problems) as progress:
+        for i, _ in enumerate(problems):
+            for side in ("defender", "attacker"):
+                (tmp_path / "partial" / f"p{i}.{side}.sgf").write_text("(;)")
+                time.sleep(0.05)
+        deadline = time.monotonic() + 5
+        while progress.bar.n < 6 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    err = capsys.readouterr().err
+    assert progress.bar.n == 6
+    # the opening and the closing state (tens of polls happened in between)
+    assert err.count("solve-all sides:") == 2
+    assert "6/6" in err
