@@ -460,6 +460,25 @@ def test_numpy_evaluator_equals_keras(architecture, blocks, dropout):
     np.testing.assert_allclose(move, expected["move"].numpy(), atol=1e-5)
 
 
+@pytest.mark.parametrize("architecture", ["dense", "conv"])
+def test_keras_scoring_equals_the_numpy_evaluator(architecture, monkeypatch):
+    from model import keras_net
+
+    monkeypatch.setattr(keras_net, "BATCH", 24)   # 64 boards: three calls, the last one short
+    keras_model = small_model(blocks=2, architecture=architecture)
+    boards = (np.random.default_rng(1).random((64, WINDOW, WINDOW, len(PLANES))) < 0.4).astype(np.float32)
+    numpy_net = NumpyNet(*unpack(pack(model_tensors(keras_model), FLOAT_BITS, meta_for(2, architecture))))
+    scorer = keras_net.KerasNet(keras_model, numpy_net.planes)
+
+    safe, move = scorer.evaluate(boards)
+    expected_safe, expected_move = numpy_net.evaluate(boards)
+    assert safe.shape == (64,) and move.shape == (64, WINDOW * WINDOW)
+    np.testing.assert_allclose(safe, expected_safe, atol=1e-5)
+    np.testing.assert_allclose(move, expected_move, atol=1e-5)
+    np.testing.assert_allclose(scorer.safe_over_symmetries(boards, safe),
+                               numpy_net.safe_over_symmetries(boards, expected_safe), atol=1e-5)
+
+
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PROBLEM_FILES = [os.path.join(REPOSITORY, "sgf-problems", "eye-shapes", name)
                  for name in ("bent-three-corner-kill.sgf", "bulky-five-corner-live.sgf")]

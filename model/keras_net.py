@@ -1,0 +1,37 @@
+"""The float network evaluated by Keras, behind the numpy evaluator's interface.
+
+Cross-validation scores hundreds of thousands of records a fold with the
+float network it has just trained.  For a conv network the numpy evaluator
+is the slow way to do that: TensorFlow's convolutions ran about five times
+as many boards a second on the same two cores (``bench/model_bench.py``).
+The answers are the same to float32 rounding (``tests/test_model.py``).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from model.numpy_net import SafetyEvaluator
+
+# Boards a call: large enough for TensorFlow's kernels to use both cores.
+BATCH = 2048
+
+
+class KerasNet(SafetyEvaluator):
+    """A Keras model of ``model.network`` that reads ``planes`` (in that order)."""
+
+    def __init__(self, model, planes: list[str]):
+        self.model = model
+        self.planes = list(planes)
+
+    def evaluate(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        boards = np.asarray(boards, dtype=np.float32)
+        if boards.ndim == 3:
+            boards = boards[None]
+        safe, move = [], []
+        for start in range(0, len(boards), BATCH):
+            outputs = self.model(boards[start:start + BATCH], training=False)
+            safe.append(np.asarray(outputs["safe"])[:, 0])
+            move.append(np.asarray(outputs["move"]))
+        if not safe:
+            return np.zeros(0, np.float32), np.zeros((0, boards.shape[1] * boards.shape[2]), np.float32)
+        return np.concatenate(safe), np.concatenate(move)
