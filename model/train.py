@@ -42,6 +42,8 @@ CONV_BLOCKS = 2
 MODEL_FILE = "model.keras"
 MODEL_SPEC = "model.json"
 HISTORY_FILE = "history.json"
+# How often training written to a log says where it is within an epoch.
+LOG_LINE_SECONDS = 60
 
 
 def register(commands) -> None:
@@ -238,9 +240,13 @@ def fit(model, train, validation, out: str, args) -> dict:
                                         save_weights_only=True),
         keras.callbacks.TensorBoard(os.path.join(out, "logs")),
     ]
+    on_terminal = sys.stdout.isatty()
+    if not on_terminal:
+        # Keras writes one line an epoch to a log, and an epoch can take many minutes.
+        callbacks.append(progress_lines(LOG_LINE_SECONDS))
     started = time.monotonic()
     history = model.fit(train, validation_data=validation, epochs=args.epochs, callbacks=callbacks,
-                        shuffle=False, verbose=1 if sys.stdout.isatty() else 2)
+                        shuffle=False, verbose=1 if on_terminal else 2)
     seconds = time.monotonic() - started
 
     model.save(os.path.join(out, MODEL_FILE))
@@ -278,3 +284,23 @@ def wall_clock_budget(seconds: float):
                 self.model.stop_training = True
 
     return WallClockBudget()
+
+
+def progress_lines(seconds: float, clock=time.monotonic, out=None):
+    """A callback that prints the epoch, the batches done and the running loss every ``seconds``."""
+    import keras
+
+    class ProgressLines(keras.callbacks.Callback):
+        def on_epoch_begin(self, epoch, logs=None):
+            self.epoch = epoch + 1
+            self.epoch_started = self.last_line = clock()
+
+        def on_train_batch_end(self, batch, logs=None):
+            now = clock()
+            if now - self.last_line >= seconds:
+                self.last_line = now
+                loss = f", loss {logs['loss']:.4f}" if logs and "loss" in logs else ""
+                print(f"epoch {self.epoch}: {batch + 1} batches in {now - self.epoch_started:.0f} s{loss}",
+                      file=out or sys.stdout, flush=True)
+
+    return ProgressLines()

@@ -560,3 +560,19 @@ def test_the_options_in_use_leave_out_the_shape_option_the_architecture_ignores(
     # runs from before the conv architecture have neither option and were dense
     old = {key: value for key, value in dense.items() if key not in ("architecture", "channels")}
     assert options_in_use(old) == old
+
+
+def test_training_in_a_log_says_where_it_is_within_an_epoch():
+    import io
+
+    from model.train import progress_lines
+
+    now = [0.0]
+    out = io.StringIO()
+    callback = progress_lines(60, clock=lambda: now[0], out=out)
+    callback.on_epoch_begin(2)
+    for batch in range(300):
+        now[0] += 0.5           # a batch every half second: a line every 120 batches
+        callback.on_train_batch_end(batch, {"loss": 0.25})
+    assert out.getvalue().splitlines() == ["epoch 3: 120 batches in 60 s, loss 0.2500",
+                                           "epoch 3: 240 batches in 120 s, loss 0.2500"]
