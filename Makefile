@@ -87,15 +87,20 @@ validate: $(STAMP)
 features: $(STAMP)
 	$(BIN)/tsumego features --subproblems $(OUT)/solve-all/subproblems --out $(OUT)/tfrecords $(BEAM)
 
+# Feature folders whose records are also trained on, never evaluated (say generated
+# problems' after make generate, solve-all and features): EXTRA_TRAIN="DIR ...".
+EXTRA_TRAIN ?=
+EXTRA_OPTIONS := $(foreach dir,$(EXTRA_TRAIN),--extra-train $(dir))
+
 # Train the safety network on $(OUT)/tfrecords (written by make features).
 train: $(STAMP)
-	$(BIN)/tsumego train --data $(OUT)/tfrecords --out $(OUT)/model --minutes $(TRAIN_MINUTES) --seed $(SEED) --architecture $(ARCH)
+	$(BIN)/tsumego train --data $(OUT)/tfrecords --out $(OUT)/model --minutes $(TRAIN_MINUTES) --seed $(SEED) --architecture $(ARCH) $(EXTRA_OPTIONS)
 
 # Accuracy on unseen problems: $(FOLDS) folds of whole problems of $(OUT)/tfrecords,
 # each trained for at most $(TRAIN_MINUTES) minutes (model/cross_validation.py).
 FOLDS ?= 5
 crossval: $(STAMP)
-	$(BIN)/tsumego crossval --data $(OUT)/tfrecords --out $(OUT)/crossval --folds $(FOLDS) --minutes $(TRAIN_MINUTES) --seed $(SEED) --architecture $(ARCH)
+	$(BIN)/tsumego crossval --data $(OUT)/tfrecords --out $(OUT)/crossval --folds $(FOLDS) --minutes $(TRAIN_MINUTES) --seed $(SEED) --architecture $(ARCH) $(EXTRA_OPTIONS)
 
 # Pack the network at $(BITS) bits a weight; table of test error for 2..8 bits and float.
 quantize: $(STAMP)
