@@ -157,7 +157,7 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
             problems_of(lambda k: k == validation_fold),
             sum(counts[problem] for problem in counts if fold_of[problem] not in (fold, validation_fold)))
 
-    # Keras rather than the numpy evaluator: the same answers, several times faster for conv
+    # Keras rather than the numpy evaluator: the same answers, twice as fast for conv
     net = KerasNet(model, model_spec["planes"])
     predictions = predict_split(args.data, SPLITS, {"float": net}, symmetries=args.symmetries,
                                 problems=test_problems)
