@@ -18,7 +18,7 @@ def progress_bar(iterable=None, **options):
     stream = options.setdefault("file", sys.stderr)
     if not getattr(stream, "isatty", lambda: False)():
         options.setdefault("mininterval", LOG_INTERVAL_SECONDS)
-        # tqdm's monitor thread otherwise redraws a slow bar every 10 s
+        # tqdm's monitor thread otherwise forces a redraw of a bar quiet for maxinterval (10 s)
         options.setdefault("maxinterval", LOG_INTERVAL_SECONDS)
         options.setdefault("ascii", True)
     return tqdm(iterable, **options)
