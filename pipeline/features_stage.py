@@ -125,8 +125,13 @@ def _reason(exc: Exception) -> str:
     return getattr(exc, "reason", None) or str(exc)
 
 
-def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings) -> None:
-    """Add the stage to a Beam pipeline: SGF files in, shards and dead letters out."""
+def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings,
+                   tally_folder: str | None = None) -> None:
+    """Add the stage to a Beam pipeline: SGF files in, shards and dead letters out.
+
+    With ``tally_folder`` (a local folder) each worker keeps there the count of
+    files it has read, for a progress bar (``pipeline.progress.WorkerTally``).
+    """
     import apache_beam as beam
     from apache_beam.io import fileio
     from apache_beam.metrics import Metrics
@@ -136,10 +141,23 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
             self.read = Metrics.counter(COUNTER_NAMESPACE, "read")
             self.rejected = Metrics.counter(COUNTER_NAMESPACE, "rejected")
             self.written = {split: Metrics.counter(COUNTER_NAMESPACE, f"written_{split}") for split in SPLITS}
+            self.tally = None
+
+        def setup(self):
+            if tally_folder is not None:
+                from pipeline.progress import WorkerTally
+
+                self.tally = WorkerTally(tally_folder)
+
+        def finish_bundle(self):
+            if self.tally is not None:
+                self.tally.flush()
 
         def process(self, readable):
             path = readable.metadata.path
             self.read.inc()
+            if self.tally is not None:
+                self.tally.add()
             try:
                 split, shard, name, example = record_of(path, readable.read(), settings)
             except (ValueError, OSError) as exc:   # ProblemError and RejectedSubproblem are ValueErrors
@@ -249,11 +267,24 @@ def _clear_old_shards(out: str) -> None:
         _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
 
 
-def run_features(subproblems: str, out: str, settings: SplitSettings, beam_options=()) -> dict:
-    """Run the stage and write ``features.json``; returns the counts."""
+def _count_sgf_files(folder: str) -> int:
+    return sum(1 for entry in os.scandir(folder) if entry.name.endswith(".sgf") and entry.is_file())
+
+
+def run_features(subproblems: str, out: str, settings: SplitSettings, beam_options=(),
+                 progress: bool = False) -> dict:
+    """Run the stage and write ``features.json``; returns the counts.
+
+    ``progress`` draws a bar of the files read when the run is local (a
+    Direct runner, local folders); the shards are written after the last.
+    """
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import contextlib
+    import shutil
+    import tempfile
+
     import apache_beam as beam
-    from apache_beam.options.pipeline_options import PipelineOptions
+    from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
     from pipeline.planes import plane_names
     from pipeline.records import write_spec
@@ -261,10 +292,25 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
     if "://" not in out:
         os.makedirs(out, exist_ok=True)
     _clear_old_shards(out)
-    pipeline = beam.Pipeline(options=PipelineOptions(list(beam_options)))
-    build_pipeline(pipeline, subproblems, out, settings)
-    result = pipeline.run()
-    result.wait_until_finish()
+    options = PipelineOptions(list(beam_options))
+    local = (options.view_as(StandardOptions).runner in (None, "DirectRunner", "direct")
+             and "://" not in subproblems)
+    tally_folder = tempfile.mkdtemp(prefix="features-tally-") if progress and local else None
+    pipeline = beam.Pipeline(options=options)
+    build_pipeline(pipeline, subproblems, out, settings, tally_folder)
+    bar = contextlib.nullcontext()
+    if tally_folder is not None:
+        from pipeline.progress import PolledBar, tally_of
+
+        bar = PolledBar(lambda: tally_of(tally_folder), _count_sgf_files(subproblems),
+                        desc="features: files read", unit="file")
+    try:
+        with bar:
+            result = pipeline.run()
+            result.wait_until_finish()
+    finally:
+        if tally_folder is not None:
+            shutil.rmtree(tally_folder, ignore_errors=True)
     for split in SPLITS:
         _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
     counts = _counts(result)
@@ -313,7 +359,8 @@ def cmd_features(args) -> int:
     settings = SplitSettings(by=args.split, test_fraction=args.test_fraction, seed=args.seed,
                              train_shards=args.train_shards, test_shards=args.test_shards)
     try:
-        counts = run_features(args.subproblems, args.out, settings, args.beam_options)
+        counts = run_features(args.subproblems, args.out, settings, args.beam_options,
+                              progress=not args.no_progress)
     except LostRecords as exc:
         print(f"error: {exc}; the run wrote no features.json", file=sys.stderr)
         return 1
@@ -346,5 +393,6 @@ def register(commands) -> None:
     parser.add_argument("--seed", type=int, default=0, help="varies which problems or subproblems are test")
     parser.add_argument("--train-shards", type=int, default=8)
     parser.add_argument("--test-shards", type=int, default=1)
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--show", metavar="FILE.sgf", help="print every plane of one subproblem and exit")
     parser.set_defaults(run=cmd_features)

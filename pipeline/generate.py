@@ -341,7 +341,7 @@ def generate(count: int, seed: int, out: Path, settings: Settings, progress: boo
             path = out / f"seed{seed}-{index:05d}.sgf"
             path.write_text(problem_sgf(problem, name, comment, moves))
             bar.update(1)
-            bar.set_postfix(tried=candidates)
+            bar.set_postfix(tried=candidates, refresh=False)  # no forced redraw: a log gets a line a minute
     summary = {
         "seed": seed,
         "requested": count,

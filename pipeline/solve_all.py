@@ -47,7 +47,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
 import time
 from typing import Any, Tuple
 
@@ -316,46 +315,22 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
                                   expanded=AsSingleton(expanded_count), dead=AsSingleton(dead)))
 
 
-class _Progress:
-    """A tqdm bar of sides grown, from the files a local run writes (any Direct mode)."""
+def _sides_bar(layout: Layout, problems: list[tuple[str, str]]):
+    """A bar of sides grown, from the files a local run writes (any Direct mode)."""
+    from pipeline import storage
+    from pipeline.progress import PolledBar
 
-    POLL_SECONDS = 2.0
+    def done() -> int:
+        partial = storage.join(layout.out, "partial")
+        trees = storage.join(layout.out, "trees")
+        return (len(storage.list_files(partial, ".sgf"))
+                + 2 * len(storage.list_files(trees, ".sgf")))
 
-    def __init__(self, layout: Layout, problems: list[tuple[str, str]]):
-        from pipeline import storage
-
-        self.layout = layout
-        self.storage = storage
-        self.start = self._done()
-        total = sum(0 if storage.exists(layout.tree(pid)) else
-                    sum(not storage.exists(layout.partial(pid, side)) for side in SIDES)
-                    for pid, _ in problems)
-        from pipeline.progress import progress_bar
-        self.bar = progress_bar(total=total, desc="solve-all sides", unit="side")
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._poll, daemon=True)
-
-    def _done(self) -> int:
-        partial = self.storage.join(self.layout.out, "partial")
-        trees = self.storage.join(self.layout.out, "trees")
-        return (len(self.storage.list_files(partial, ".sgf"))
-                + 2 * len(self.storage.list_files(trees, ".sgf")))
-
-    def _poll(self):
-        while not self.stopped.wait(self.POLL_SECONDS):
-            done = max(0, min(self.bar.total, self._done() - self.start))
-            # update() honours the bar's redraw interval (once a minute in a log); refresh() would not
-            if done > self.bar.n:
-                self.bar.update(done - self.bar.n)
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stopped.set()
-        self.thread.join()
-        self.bar.close()
+    start = done()
+    total = sum(0 if storage.exists(layout.tree(pid)) else
+                sum(not storage.exists(layout.partial(pid, side)) for side in SIDES)
+                for pid, _ in problems)
+    return PolledBar(lambda: done() - start, total, desc="solve-all sides", unit="side")
 
 
 def _counters(result) -> dict:
@@ -426,7 +401,7 @@ def run_solve_all(problems_dir: str, out: str, settings: dict, beam_options=(),
     build_pipeline(pipeline, problems, layout, settings, existing_names)
     started = time.perf_counter()
     if progress and local:
-        with _Progress(layout, problems):
+        with _sides_bar(layout, problems):
             result = pipeline.run()
             result.wait_until_finish()
     else:

@@ -52,16 +52,32 @@ def test_a_progress_bar_written_to_a_log_is_redrawn_at_most_once_a_minute():
     assert "20000/20000" in log.getvalue()
 
 
+def test_worker_tallies_add_up_from_their_files(tmp_path):
+    from pipeline.progress import WorkerTally, tally_of
+
+    first, second = WorkerTally(str(tmp_path), every=10), WorkerTally(str(tmp_path), every=10)
+    for _ in range(25):
+        first.add()
+    second.add(7)
+    assert tally_of(str(tmp_path)) == 20        # written at 10 and 20; second not yet
+    second.add(5)
+    assert tally_of(str(tmp_path)) == 32        # second passed 10 with one step of 5
+    first.flush()
+    assert tally_of(str(tmp_path)) == 37
+    assert len(list(tmp_path.iterdir())) == 2   # one file each, rewritten in place
+
+
 def test_the_solve_all_bar_in_a_log_is_not_redrawn_at_every_poll(tmp_path, capsys, monkeypatch):
     import time
 
-    from pipeline.solve_all import Layout, _Progress
+    from pipeline.progress import PolledBar
+    from pipeline.solve_all import Layout, _sides_bar
 
-    monkeypatch.setattr(_Progress, "POLL_SECONDS", 0.01)
+    monkeypatch.setattr(PolledBar, "POLL_SECONDS", 0.01)
     layout = Layout(str(tmp_path))
     (tmp_path / "partial").mkdir()
     problems = [(f"p{i}", f"p{i}.sgf") for i in range(3)]
-    with _Progress(layout, problems) as progress:
+    with _sides_bar(layout, problems) as progress:
         for i, _ in enumerate(problems):
             for side in ("defender", "attacker"):
                 (tmp_path / "partial" / f"p{i}.{side}.sgf").write_text("(;)")

@@ -147,12 +147,14 @@ def test_random_split_mixes_problems_and_multi_processing_writes_the_same_bytes(
     counts = run_features(str(root / "subproblems"), str(first), settings)
     # Another interpreter (another hash seed, fresh imports) through the command line, with
     # Beam options given as solve-all takes them: two worker processes.
-    subprocess.run([sys.executable, "-m", "pipeline.cli", "features", "--subproblems", str(root / "subproblems"),
-                    "--out", str(second), "--split", "random", "--test-fraction", "0.4", "--seed", "1",
-                    "--train-shards", "3", "--test-shards", "2",
-                    "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
-                   check=True, capture_output=True, cwd=Path(__file__).resolve().parents[1])
+    run = subprocess.run([sys.executable, "-m", "pipeline.cli", "features", "--subproblems", str(root / "subproblems"),
+                          "--out", str(second), "--split", "random", "--test-fraction", "0.4", "--seed", "1",
+                          "--train-shards", "3", "--test-shards", "2",
+                          "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
+                         check=True, capture_output=True, cwd=Path(__file__).resolve().parents[1])
     assert json.loads((second / "features.json").read_text())["counts"] == counts
+    # the progress bar sums what both worker processes tallied: every file read
+    assert f"{counts['read']}/{counts['read']} " in run.stderr.decode()
     files = sorted(p.name for p in first.iterdir())
     assert files == sorted(p.name for p in second.iterdir())
     for name in files:

@@ -31,7 +31,10 @@ def test_same_seed_same_bytes(run, tmp_path, capsys):
     again.mkdir()
     (again / "seed9-00099.sgf").write_text("a file of an earlier run")
     assert main(["generate", *CLI_ARGS, "--out", str(again)]) == 0
-    assert "candidates tried" in capsys.readouterr().out
+    written = capsys.readouterr()
+    assert "candidates tried" in written.out
+    # the bar in a log (captured stderr): its opening and closing states, not a redraw per problem
+    assert written.err.count("generate:") == 2 and f"{COUNT}/{COUNT}" in written.err
     assert _files(again) == _files(out)
     other = tmp_path / "other-seed"
     generate(COUNT, SEED + 1, other, SETTINGS, progress=False)
