@@ -15,8 +15,10 @@ SEED ?= 0
 # The network: dense (the seed's) or conv (3×3 convolutions, better on unseen problems).
 ARCH ?= dense
 BITS ?= 5
-# Problems written by make generate.
+# Problems written by make generate, and its other options
+# (e.g. GENERATE_OPTIONS="--min-area 6 --max-area 13", the sizes trained on in the README).
 COUNT ?= 1000
+GENERATE_OPTIONS ?=
 # solve-all: moves from each problem, and the smallest search area still
 # expanded; subproblems validate re-solves.
 DEPTH ?= 20
@@ -117,7 +119,7 @@ eval: $(STAMP)
 # $(COUNT) random enclosed problems whose first move matters, verified by the
 # solver, into $(OUT)/generated (same SEED, same files).
 generate: $(STAMP)
-	$(BIN)/tsumego generate --count $(COUNT) --seed $(SEED) --out $(OUT)/generated
+	$(BIN)/tsumego generate --count $(COUNT) --seed $(SEED) --out $(OUT)/generated $(GENERATE_OPTIONS)
 
 clean:
 	rm -rf $(OUT) .pytest_cache
