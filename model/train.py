@@ -83,8 +83,8 @@ def add_training_arguments(parser) -> None:
                         help="dropout rate after every hidden layer, in training (0: none)")
     parser.add_argument("--without", default="", metavar="PLANE,...",
                         help="planes to leave out: plane names or plane-group names (e.g. tactics)")
-    parser.add_argument("--extra-train", action="append", default=[], metavar="DIR",
-                        help="also train on every record of this feature folder (same planes; "
+    parser.add_argument("--extra-train", action="extend", nargs="+", default=[], metavar="DIR",
+                        help="also train on every record of these feature folders (same planes; "
                              "say generated problems'); repeatable; never evaluated on")
 
 

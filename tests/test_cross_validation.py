@@ -193,3 +193,16 @@ def test_crossval_names_a_folder_without_records_or_with_too_few_problems(tmp_pa
     write_toy_records(str(few), counts={"train": 3, "test": 0})
     assert main(["crossval", "--data", str(few), "--out", str(tmp_path / "cv-few")]) == 1
     assert "3 problems cannot fill 5 folds" in capsys.readouterr().err
+
+
+def test_extra_train_takes_several_folders_after_one_flag_or_repeated():
+    import argparse
+
+    from model.train import add_training_arguments
+
+    parser = argparse.ArgumentParser()
+    add_training_arguments(parser)
+    one_flag = parser.parse_args(["--extra-train", "gen1", "gen2", "--epochs", "2"])
+    repeated = parser.parse_args(["--extra-train", "gen1", "--epochs", "2", "--extra-train", "gen2"])
+    assert one_flag.extra_train == repeated.extra_train == ["gen1", "gen2"]
+    assert parser.parse_args([]).extra_train == []
