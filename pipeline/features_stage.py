@@ -2,7 +2,7 @@
 
 ``tsumego features --subproblems DIR --out DIR [--split problem|random]
 [--test-fraction 0.1] [--seed 0] [--train-shards 8] [--test-shards 1]
-[BEAM_OPTION...]`` reads every ``*.sgf`` of ``--subproblems``, computes
+[--no-progress] [BEAM_OPTION...]`` reads every ``*.sgf`` of ``--subproblems``, computes
 each one's 11×11 windows (``pipeline.windows``) and writes to ``--out``:
 
 - ``train-SSSSS-of-NNNNN.tfrecord.gz`` and ``test-...``: one
