@@ -1,6 +1,6 @@
 """``tsumego report``: what a researcher needs to judge the trained network.
 
-``tsumego report --model DIR [--data DIR] [--out reports] [--no-symmetries]``
+``tsumego report --model DIR [--data DIR] [--split test|all] [--out reports] [--no-symmetries]``
 evaluates the float and the b-bit packed networks (``tsumego quantize``
 writes both) on the test split with the numpy evaluator, also over the 8
 symmetries of every window unless ``--no-symmetries``, and writes:
@@ -14,6 +14,11 @@ symmetries of every window unless ``--no-symmetries``, and writes:
   (from ``bits.json`` of ``tsumego quantize``; left out when it ran with
   ``--no-table``);
 * ``training.png``: loss and accuracy by epoch, train and test.
+
+``--split all`` scores every record of ``--data``, both splits, for records
+of problems the network never trained on: say a network trained on
+generated problems only, scored on every reference problem.  It is refused
+for the folders the network was trained on.
 """
 from __future__ import annotations
 
@@ -26,15 +31,20 @@ import numpy as np
 
 from model.quantize import BITS_TABLE, DEFAULT_BITS, FLOAT_BITS, SCHEMES, packed_path
 from model.train import HISTORY_FILE, read_model_spec
+from pipeline.records import SPLITS
 
 # The seed's best accuracy (one residual block, F = 13, its own random split).
 SEED_ACCURACY = 0.956
+REPORT_SPLITS = ("test", "all")
 
 
 def register(commands) -> None:
     parser = commands.add_parser("report", help="accuracy by size, bits table and training curves")
     parser.add_argument("--model", required=True, help="model folder (trained and quantized)")
     parser.add_argument("--data", help="records to evaluate (default: the training data)")
+    parser.add_argument("--split", choices=REPORT_SPLITS, default="test",
+                        help="test: the test split of --data; all: both of its splits (records the "
+                             "network never trained on)")
     parser.add_argument("--out", default="reports", help="folder to write (default reports/)")
     parser.add_argument("--bits", type=int, default=DEFAULT_BITS,
                         help="the packed file to compare with float (default 5)")
@@ -64,13 +74,19 @@ def run(args) -> int:
               file=sys.stderr)
         return 1
     data = args.data or spec["data"]
+    if args.split == "all" and os.path.abspath(data) in [spec["data"], *spec.get("extra_train", [])]:
+        print(f"error: {data}: the network was trained on its records; --split all scores only "
+              "folders it never saw", file=sys.stderr)
+        return 2
+    what = "the test split" if args.split == "test" else "the records"
     try:
-        predictions = predict_split(data, "test", nets, symmetries=not args.no_symmetries)
+        predictions = predict_split(data, "test" if args.split == "test" else SPLITS, nets,
+                                    symmetries=not args.no_symmetries)
     except (OSError, ValueError) as exc:
-        print(f"error: {data}: cannot evaluate the test split ({exc})", file=sys.stderr)
+        print(f"error: {data}: cannot evaluate {what} ({exc})", file=sys.stderr)
         return 1
     if predictions.safe.size == 0:
-        print(f"error: {data}: the test split is empty", file=sys.stderr)
+        print(f"error: {data}: {what} {'is' if args.split == 'test' else 'are'} empty", file=sys.stderr)
         return 1
     os.makedirs(args.out, exist_ok=True)
     by_size = size_rows(predictions, args.bits)
@@ -82,7 +98,7 @@ def run(args) -> int:
         plot_bits(bits_rows, os.path.join(args.out, "bits.png"))
     plot_by_size(by_size, args.bits, os.path.join(args.out, "accuracy_by_size.png"))
     plot_training(history, os.path.join(args.out, "training.png"))
-    summary = summary_text(spec, data, predictions, args.bits, sizes, packed)
+    summary = summary_text(spec, data, predictions, args.bits, sizes, packed, args.split)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(summary)
     print(summary, end="")
@@ -144,7 +160,8 @@ def write_table(folder: str, name: str, rows: list[dict], title: str) -> None:
         f.write("\n".join(lines) + "\n")
 
 
-def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, packed: str) -> str:
+def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, packed: str,
+                 split: str = "test") -> str:
     float_accuracy = 1 - predictions.errors("float").mean()
     packed_accuracy = 1 - predictions.errors("packed").mean()
     symmetries = bool(predictions.symmetric)
@@ -159,8 +176,9 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
     return "\n".join([
         "# Summary",
         "",
-        f"Test split of `{data}` ({spec.get('split', 'problem')} split): "
-        f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.  A record's "
+        (f"Test split of `{data}` ({spec.get('split', 'problem')} split): " if split == "test" else
+         f"Every record of `{data}` (both splits; the network trained on none of them): ")
+        + f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.  A record's "
         "P(safe) is the mean over its windows, one centred on each stone of the target block, "
         "as `tsumego eval` answers; the move head is read on the first window."
         + ("  The second accuracy averages each window over the 8 symmetries of the square as "

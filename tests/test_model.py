@@ -138,6 +138,26 @@ def test_report_tables_count_every_test_record(trained):
     assert int(by_size["all"]["wrong moves float"]) <= 0.05 * int(by_size["all"]["with move"])
 
 
+
+def test_report_split_all_scores_every_record_of_a_folder_the_network_never_saw(trained, tmp_path, capsys):
+    data, model_dir, _ = trained
+    unseen = tmp_path / "unseen"
+    unseen.mkdir()
+    write_toy_records(str(unseen), counts={"train": 150, "test": 50}, seed=5, problems="other")
+    reports = tmp_path / "reports"
+    assert main(["report", "--model", str(model_dir), "--data", str(unseen), "--split", "all",
+                 "--out", str(reports), "--no-symmetries"]) == 0
+    rows = (reports / "accuracy_by_size.csv").read_text().splitlines()
+    total = dict(zip(rows[0].split(","), rows[-1].split(",")))
+    assert total["size"] == "all" and int(total["count"]) == 200
+    # the toy rule is learnt, so the unseen records are scored as well as the test split
+    assert float(total["error float"]) <= 0.05
+    assert "Every record of" in (reports / "summary.md").read_text()
+    # the records it was trained on are refused
+    assert main(["report", "--model", str(model_dir), "--data", str(data), "--split", "all",
+                 "--out", str(reports)]) == 2
+    assert "the network was trained on its records" in capsys.readouterr().err
+
 def test_a_record_is_scored_on_the_mean_over_its_windows(trained):
     from model.dataset import whole_records
     from model.predictions import predict_split
