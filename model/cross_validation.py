@@ -209,6 +209,7 @@ def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
     model = compile_model(build_model(len(planes), options), options)
     fitted = fit(model, train, validation, out, args)
     training = {"epochs_run": fitted["epochs_run"], "best_epoch": fitted["best_epoch"],
+                "schedule": fitted["schedule"],
                 "stopped_by": fitted["stopped_by"], "seconds": fitted["seconds"],
                 "validation_accuracy": fitted["test_accuracy"], "validation_loss": fitted["test_loss"]}
     model_spec = {"planes": planes, "F": len(planes), "window": spec["window"],
@@ -248,12 +249,14 @@ def write_summary(out: str, folds: int) -> str:
                 results.append(json.load(f))
     total = pooled(results)
     # Folds run separately may have been given other options; the summary must not hide that.
+    # (folds trained before the schedule option ran on the plateau schedule)
     settings = sorted({json.dumps({"extra_train": result.get("extra_train", []),
+                                   "schedule": result["training"].get("schedule", "plateau"),
                                    **{key: result[key] for key in ("balance", "options", "seed")}},
                                   sort_keys=True) for result in results})
     described = "; ".join(
         f"balance {setting['balance']}, options {options_in_use(setting['options'])}, "
-        f"seed {setting['seed']}"
+        f"{setting['schedule']} learning-rate schedule, seed {setting['seed']}"
         + (f", also trained on every record of {', '.join(setting['extra_train'])}"
            if setting["extra_train"] else "")
         for setting in map(json.loads, settings))

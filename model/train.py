@@ -44,6 +44,7 @@ MODEL_SPEC = "model.json"
 HISTORY_FILE = "history.json"
 # How often training written to a log says where it is within an epoch.
 LOG_LINE_SECONDS = 60
+SCHEDULES = ("plateau", "cosine")
 
 
 def register(commands) -> None:
@@ -67,6 +68,9 @@ def add_training_arguments(parser) -> None:
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--patience", type=int, default=8,
                         help="epochs without a better validation loss before stopping")
+    parser.add_argument("--schedule", choices=SCHEDULES, default="plateau",
+                        help="learning rate: plateau halves it when the validation loss stalls; "
+                             "cosine lowers it epoch by epoch to near zero at --epochs")
     parser.add_argument("--architecture", choices=ARCHITECTURES, default=defaults.architecture,
                         help="dense: the seed's network; conv: 3×3 convolutions (model/network.py)")
     parser.add_argument("--width", type=int, default=defaults.width,
@@ -223,7 +227,7 @@ def fit(model, train, validation, out: str, args) -> dict:
 
     Writes ``model.keras`` (the best epoch's weights), ``history.json``, the
     best checkpoint and TensorBoard logs; returns the run's figures for
-    ``model.json``.  ``args`` gives ``epochs``, ``minutes`` and ``patience``.
+    ``model.json``.  ``args`` gives ``epochs``, ``minutes``, ``patience`` and ``schedule``.
     """
     import keras
 
@@ -232,9 +236,7 @@ def fit(model, train, validation, out: str, args) -> dict:
                                             restore_best_weights=True, verbose=1)
     budget = wall_clock_budget(args.minutes * 60)
     callbacks = [
-        stopper, budget,
-        keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
-                                          patience=max(1, args.patience // 2), min_lr=1e-5, verbose=1),
+        stopper, budget, learning_rate_schedule(args, float(model.optimizer.learning_rate.numpy())),
         keras.callbacks.ModelCheckpoint(os.path.join(out, "checkpoints", "best.weights.h5"),
                                         monitor="val_loss", save_best_only=True,
                                         save_weights_only=True),
@@ -256,12 +258,30 @@ def fit(model, train, validation, out: str, args) -> dict:
         json.dump({"epoch": history.epoch, "history": history.history}, f, indent=1, sort_keys=True)
         f.write("\n")
     return {
-        "epochs_run": len(losses), "best_epoch": best_epoch + 1,
+        "epochs_run": len(losses), "best_epoch": best_epoch + 1, "schedule": args.schedule,
         "stopped_by": "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs"),
         "seconds": round(seconds, 1),
         "test_accuracy": history.history["val_safe_accuracy"][best_epoch],
         "test_loss": losses[best_epoch],
     }
+
+
+def learning_rate_schedule(args, base: float):
+    """The callback that sets the learning rate (``args.schedule``, from ``base``).
+
+    ``cosine`` gives epoch e (from 0) ``base · (1 + cos(π (e + ½) / epochs)) / 2``:
+    a run whose length is fixed in advance ends on small steps, which
+    settle the weights where a constant rate keeps them moving.
+    """
+    import math
+
+    import keras
+
+    if args.schedule == "cosine":
+        return keras.callbacks.LearningRateScheduler(
+            lambda epoch: base * (1 + math.cos(math.pi * (epoch + 0.5) / args.epochs)) / 2)
+    return keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
+                                             patience=max(1, args.patience // 2), min_lr=1e-5, verbose=1)
 
 
 def wall_clock_budget(seconds: float):

@@ -224,6 +224,17 @@ def test_an_empty_test_split_is_an_error_not_a_crash(trained, tmp_path, capsys):
     assert f"error: {empty}: the test split is empty" in capsys.readouterr().err
 
 
+def test_the_cosine_schedule_lowers_the_rate_epoch_by_epoch_to_near_zero(trained, tmp_path):
+    data, _, _ = trained
+    out = tmp_path / "cosine"
+    assert main(["train", "--data", str(data), "--out", str(out), "--epochs", "4", "--patience", "9",
+                 "--schedule", "cosine", *TOY_OPTIONS]) == 0
+    rates = json.loads((out / "history.json").read_text())["history"]["learning_rate"]
+    expected = [0.003 * (1 + np.cos(np.pi * (epoch + 0.5) / 4)) / 2 for epoch in range(4)]
+    assert np.allclose(rates, expected, rtol=1e-5)
+    assert json.loads((out / "model.json").read_text())["schedule"] == "cosine"
+
+
 def test_the_same_seed_trains_the_same_weights(trained, tmp_path):
     data, _, _ = trained
     packed = []
