@@ -98,7 +98,8 @@ def run(args) -> int:
         plot_bits(bits_rows, os.path.join(args.out, "bits.png"))
     plot_by_size(by_size, args.bits, os.path.join(args.out, "accuracy_by_size.png"))
     plot_training(history, os.path.join(args.out, "training.png"))
-    summary = summary_text(spec, data, predictions, args.bits, sizes, packed, args.split)
+    summary = summary_text(spec, data, predictions, args.bits, sizes, packed, args.split,
+                           nets["packed"].header.get("scheme", ""))
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(summary)
     print(summary, end="")
@@ -161,7 +162,7 @@ def write_table(folder: str, name: str, rows: list[dict], title: str) -> None:
 
 
 def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, packed: str,
-                 split: str = "test") -> str:
+                 split: str = "test", scheme: str = "") -> str:
     float_accuracy = 1 - predictions.errors("float").mean()
     packed_accuracy = 1 - predictions.errors("packed").mean()
     symmetries = bool(predictions.symmetric)
@@ -188,7 +189,8 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         "| network | accuracy |" + (" with the 8 symmetries |" if symmetries else "") + " file bytes |",
         "|---|---:|" + ("---:|" if symmetries else "") + "---:|",
         f"| float32 | {float_accuracy:.4f} |{float_symmetric} {sizes['float']} |",
-        f"| {bits}-bit (`{os.path.basename(packed)}`) | {packed_accuracy:.4f} |{packed_symmetric} "
+        f"| {bits}-bit (`{os.path.basename(packed)}`{f', {scheme} ranges' if scheme else ''}) "
+        f"| {packed_accuracy:.4f} |{packed_symmetric} "
         f"{sizes['packed']} |",
         f"| the seed's best (its own random split) | {SEED_ACCURACY:.4f} |" + (" |" if symmetries else "")
         + " |",

@@ -15,8 +15,8 @@ import pytest
 
 from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_names, options_in_use
 from model.numpy_net import NumpyNet
-from model.quantize import (DEFAULT_SCHEME, FLOAT_BITS, SCHEMES, dequantize, model_tensors, pack,
-                            pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
+from model.quantize import (DEFAULT_SCHEME, DEFAULT_SCHEMES, FLOAT_BITS, SCHEMES, dequantize,
+                            model_tensors, pack, pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
 from pipeline.cli import main
 from pipeline.records import WINDOW
 
@@ -100,15 +100,16 @@ def test_a_conv_network_learns_the_toy_set_and_packs_at_5_bits(tmp_path):
     assert spec["options"]["architecture"] == "conv" and spec["options"]["channels"] == 8
     assert spec["options"]["blocks"] == 2   # the conv depth when --blocks is not given
     assert spec["test_accuracy"] >= 0.97
-    assert main(["quantize", "--model", str(model_dir), "--table-schemes", "channel,round"]) == 2
-    assert main(["quantize", "--model", str(model_dir), "--table-schemes", "channel"]) == 0
+    assert main(["quantize", "--model", str(model_dir), "--table-schemes", "clip,round"]) == 2
+    assert main(["quantize", "--model", str(model_dir), "--table-schemes", "clip"]) == 0
     header, _ = read_packed(str(model_dir / "model-5bit.tsq"))
     assert header["architecture"] == "conv" and header["channels"] == 8 and header["format"] == 3
+    assert header["scheme"] == DEFAULT_SCHEMES["conv"] == "clip"   # a conv network's default
     assert [entry["shape"] for entry in header["tensors"]][0] == [3, 3, len(PLANES), 8]
     table = json.loads((model_dir / "bits.json").read_text())["rows"]
     error = {(row["bits"], row["scheme"]): row["error"] for row in table}
-    assert set(error) == {(bits, "channel") for bits in range(2, 9)} | {(FLOAT_BITS, "float")}
-    assert error[5, DEFAULT_SCHEME] <= error[FLOAT_BITS, "float"] + 0.02 <= 0.05
+    assert set(error) == {(bits, "clip") for bits in range(2, 9)} | {(FLOAT_BITS, "float")}
+    assert error[5, "clip"] <= error[FLOAT_BITS, "float"] + 0.02 <= 0.05
 
 
 def test_the_packed_files_keep_the_accuracy(trained):
@@ -121,6 +122,8 @@ def test_the_packed_files_keep_the_accuracy(trained):
     sizes = {row["bits"]: row["bytes"] for row in table if row["scheme"] == DEFAULT_SCHEME}
     assert sizes[2] < sizes[5] < sizes[8] < os.path.getsize(model_dir / "model-float.tsq")
     assert os.path.getsize(model_dir / "model-5bit.tsq") == sizes[5]
+    header, _ = read_packed(str(model_dir / "model-5bit.tsq"))
+    assert header["scheme"] == DEFAULT_SCHEMES["dense"] == DEFAULT_SCHEME   # a dense network's default
 
 
 def test_report_tables_count_every_test_record(trained):
@@ -136,6 +139,7 @@ def test_report_tables_count_every_test_record(trained):
     # Two records in three have a TR move, as toy_record writes them.
     assert int(by_size["all"]["with move"]) == sum(1 for i in range(200) if i % 3)
     assert int(by_size["all"]["wrong moves float"]) <= 0.05 * int(by_size["all"]["with move"])
+    assert "| 5-bit (`model-5bit.tsq`, channel ranges) |" in (reports / "summary.md").read_text()
 
 
 
