@@ -15,7 +15,7 @@ import pytest
 
 from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_names, options_in_use
 from model.numpy_net import NumpyNet
-from model.quantize import (DEFAULT_SCHEME, DEFAULT_SCHEMES, FLOAT_BITS, SCHEMES, dequantize,
+from model.quantize import (DEFAULT_SCHEME, FLOAT_BITS, SCHEMES, dequantize,
                             model_tensors, pack, pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
 from pipeline.cli import main
 from pipeline.records import WINDOW
@@ -101,10 +101,10 @@ def test_a_conv_network_learns_the_toy_set_and_packs_at_5_bits(tmp_path):
     assert spec["options"]["blocks"] == 2   # the conv depth when --blocks is not given
     assert spec["test_accuracy"] >= 0.97
     assert main(["quantize", "--model", str(model_dir), "--table-schemes", "clip,round"]) == 2
-    assert main(["quantize", "--model", str(model_dir), "--table-schemes", "clip"]) == 0
+    assert main(["quantize", "--model", str(model_dir), "--scheme", "clip", "--table-schemes", "clip"]) == 0
     header, _ = read_packed(str(model_dir / "model-5bit.tsq"))
     assert header["architecture"] == "conv" and header["channels"] == 8 and header["format"] == 3
-    assert header["scheme"] == DEFAULT_SCHEMES["conv"] == "clip"   # a conv network's default
+    assert header["scheme"] == "clip"
     assert [entry["shape"] for entry in header["tensors"]][0] == [3, 3, len(PLANES), 8]
     table = json.loads((model_dir / "bits.json").read_text())["rows"]
     error = {(row["bits"], row["scheme"]): row["error"] for row in table}
@@ -123,7 +123,7 @@ def test_the_packed_files_keep_the_accuracy(trained):
     assert sizes[2] < sizes[5] < sizes[8] < os.path.getsize(model_dir / "model-float.tsq")
     assert os.path.getsize(model_dir / "model-5bit.tsq") == sizes[5]
     header, _ = read_packed(str(model_dir / "model-5bit.tsq"))
-    assert header["scheme"] == DEFAULT_SCHEMES["dense"] == DEFAULT_SCHEME   # a dense network's default
+    assert header["scheme"] == DEFAULT_SCHEME
 
 
 def test_report_tables_count_every_test_record(trained):
