@@ -15,8 +15,8 @@ import pytest
 
 from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_names, options_in_use
 from model.numpy_net import NumpyNet
-from model.quantize import (DEFAULT_SCHEME, FLOAT_BITS, SCHEMES, dequantize,
-                            model_tensors, pack, pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
+from model.quantize import (DEFAULT_SCHEME, FLOAT_BITS, SCHEMES, dequantize, model_tensors, pack,
+                            pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
 from pipeline.cli import main
 from pipeline.records import WINDOW
 
