@@ -14,7 +14,7 @@ Prints, as the median over ``--repeats`` passes of CPU time of this process
 
 - SGF parsing (``parse_subproblem``), which the stage pays once per file;
 - the seed's planes cut into windows (``subproblem_windows`` with the groups of
-  ``pipeline.planes_basic``), the target being 5,000 subproblems/s/core;
+  ``pipeline.planes.basic``), the target being 5,000 subproblems/s/core;
 - all planes cut into windows, and serialising the record (``example_bytes``);
 - the cost of each part alone: the board analysis (``board_view``), each plane
   group (marked ``*`` when added to the seed's), and the windowing.
@@ -30,13 +30,13 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.board_view import board_view
+from pipeline.planes.board_view import board_view
 from pipeline.planes import PLANE_GROUPS, board_planes
-from pipeline.subproblem import Subproblem, parse_subproblem
-from pipeline.windows import cut_windows, subproblem_windows
+from pipeline.formats.subproblem import Subproblem, parse_subproblem
+from pipeline.planes.windows import cut_windows, subproblem_windows
 from solver import ProblemError, Solver, load_problem
 
-SEED_MODULE = "pipeline.planes_basic"
+SEED_MODULE = "pipeline.planes.basic"
 TARGET_PER_SECOND = 5_000
 MOVES_PER_PROBLEM = 6
 
@@ -113,7 +113,7 @@ def main(argv=None) -> int:
     rows.append((f"all planes + windows ({all_planes} planes)",
                  per_second(subproblem_windows, subs, args.repeats)))
 
-    from pipeline.records import example_bytes
+    from pipeline.formats.records import example_bytes
 
     records = [(subproblem_windows(s), s) for s in subs]
     rows.append(("serialise a record (example_bytes)", per_second(

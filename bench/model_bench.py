@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from pipeline.records import WINDOW
+from pipeline.formats.records import WINDOW
 
 BATCHES = (1, 64, 1024)
 SEED_BOARDS_PER_SECOND = 125
@@ -50,7 +50,8 @@ def load_networks(model_dir: str | None, num_planes: int, bits: int, architectur
 
     from model.network import NetworkOptions, build_model
     from model.numpy_net import NumpyNet
-    from model.quantize import model_tensors, pack, packed_path, unpack
+    from model.packed import packed_path, unpack
+    from model.quantize import model_tensors, pack
     from model.train import CONV_BLOCKS, MODEL_FILE
 
     if model_dir and os.path.exists(os.path.join(model_dir, MODEL_FILE)):

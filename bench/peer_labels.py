@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from bench.peer import tsumego_js
-from pipeline.subproblem import load_subproblem
+from pipeline.formats.subproblem import load_subproblem
 from pipeline.validate import subproblem_files
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.subproblem import load_subproblem
+from pipeline.formats.subproblem import load_subproblem
 from solver import BLACK, WHITE, ProblemError, Solver, load_problem
 from solver.ladder import ladder_captures
 from solver.net import net_captures

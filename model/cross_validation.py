@@ -70,7 +70,7 @@ def fold_path(out: str, fold: int) -> str:
 def run(args) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     from model.dataset import extra_records
-    from pipeline.records import read_spec
+    from pipeline.formats.records import read_spec
 
     try:
         spec = read_spec(args.data)
@@ -131,7 +131,7 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
     from model.keras_net import KerasNet
     from model.predictions import predict_split
     from model.train import MODEL_FILE, read_model_spec
-    from pipeline.records import SPLITS
+    from pipeline.formats.records import SPLITS
 
     validation_fold = (fold + 1) % args.folds
     weights = problem_weights(counts, args.balance)
@@ -196,7 +196,7 @@ def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
     from model.dataset import make_dataset
     from model.network import build_model, compile_model
     from model.train import fit
-    from pipeline.records import SPLITS
+    from pipeline.formats.records import SPLITS
 
     options = network_options(args)
     keras.utils.set_random_seed(args.seed)

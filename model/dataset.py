@@ -1,4 +1,4 @@
-"""tf.data input: records of ``pipeline.records`` to training batches.
+"""tf.data input: records of ``pipeline.formats.records`` to training batches.
 
 Each record holds one 11×11×F window per stone of the target block.  For
 training, every time a record is read one window is picked at random and one
@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from pipeline.records import MOVES, SPLITS, WINDOW, plane_indices, read_spec, shard_pattern
-from pipeline.window_symmetries import INVERSE_SYMMETRIES, SYMMETRIES
+from pipeline.formats.records import MOVES, SPLITS, WINDOW, plane_indices, read_spec, shard_pattern
+from pipeline.symmetries import INVERSE_SYMMETRIES, SYMMETRIES
 
 
 def record_description() -> dict:

@@ -2,7 +2,7 @@
 
 ``tsumego eval --model FILE.tsq [--top K] [--json] [--picture out.png|svg] [--symmetries] FILE.sgf...``
 
-For each file it cuts the windows of the target block (``pipeline.windows``),
+For each file it cuts the windows of the target block (``pipeline.planes.windows``),
 evaluates them with the numpy evaluator and prints the probability that the
 target is safe with PL moving first (the mean over the block's windows) and
 PL's K most likely moves (each window's move head mapped back to the board and
@@ -26,7 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.records import WINDOW
+from pipeline.formats.records import WINDOW
 
 HALF = WINDOW // 2
 
@@ -59,8 +59,8 @@ def evaluate_position(net, sub, top: int, symmetries: bool = False) -> Verdict:
     by the 8 symmetries of the square; the moves come from the windows as they are.
     """
     from pipeline.planes import plane_names
-    from pipeline.records import plane_indices
-    from pipeline.windows import subproblem_windows
+    from pipeline.formats.records import plane_indices
+    from pipeline.planes.windows import subproblem_windows
 
     windows, _ = subproblem_windows(sub)
     # The network may have been trained on some of the planes only: pick its own, in its order.
@@ -92,7 +92,7 @@ def best_moves(sub, move_probs: np.ndarray, top: int) -> list[tuple[tuple[int, i
 
 def target_block(sub) -> np.ndarray:
     """bool ``[y, x]``: the stones of the block holding ``sub.target``."""
-    from pipeline.regions import label_blocks
+    from pipeline.planes.regions import label_blocks
 
     blocks, _, _ = label_blocks(np.ascontiguousarray(sub.stones, dtype=np.int8))
     x, y = sub.target
@@ -101,7 +101,7 @@ def target_block(sub) -> np.ndarray:
 
 def stone_safety(net, sub) -> np.ndarray:
     """float ``[y, x]``: every stone's P(its block survives, the opponent first); NaN on empty points."""
-    from pipeline.regions import label_blocks
+    from pipeline.planes.regions import label_blocks
 
     stones = np.ascontiguousarray(sub.stones, dtype=np.int8)
     blocks, _, _ = label_blocks(stones)
@@ -118,8 +118,8 @@ def stone_safety(net, sub) -> np.ndarray:
 def run(args) -> int:
     from model.numpy_net import NumpyNet
     from pipeline.planes import plane_names
-    from pipeline.records import plane_indices
-    from pipeline.subproblem import load_subproblem
+    from pipeline.formats.records import plane_indices
+    from pipeline.formats.subproblem import load_subproblem
     from solver import ProblemError
     from solver.board import color_letter
     from solver.problem import sgf_point

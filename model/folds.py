@@ -28,7 +28,7 @@ def count_problems(data_dir: str, splits: tuple[str, ...] | None = None) -> dict
     import tensorflow as tf
 
     from model.dataset import record_description
-    from pipeline.records import SPLITS, shard_pattern
+    from pipeline.formats.records import SPLITS, shard_pattern
 
     files = sorted(f for split in splits or SPLITS for f in tf.io.gfile.glob(shard_pattern(data_dir, split)))
     if not files:

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from pipeline.records import MOVES, WINDOW
+from pipeline.formats.records import MOVES, WINDOW
 
 
 ARCHITECTURES = ("dense", "conv")

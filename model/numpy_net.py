@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from model.network import layer_names
-from model.quantize import read_packed
+from model.packed import read_packed
 
 
 def linear(x: np.ndarray, kernel: np.ndarray, bias) -> np.ndarray:
@@ -79,7 +79,7 @@ class SafetyEvaluator:
     def safe_over_symmetries(self, boards: np.ndarray, safe: np.ndarray) -> np.ndarray:
         """P(safe) ``[B]`` averaged over the 8 symmetries of each board; ``safe`` is the
         answer for the boards as they are (symmetry 0), already computed by the caller."""
-        from pipeline.window_symmetries import turn
+        from pipeline.symmetries import turn
 
         return (safe + sum(self.evaluate(turn(boards, s))[0] for s in range(1, 8))) / 8
 

@@ -26,57 +26,20 @@ shift every unit and cost nothing to keep exact.  ``tsumego quantize`` also
 moves them so that each unit keeps, over a sample of training windows, the
 mean the float network gives it (:mod:`model.bias_correction`).
 
-Packed file (little-endian)::
-
-    offset 0      4 bytes   magic  b"TSQN"
-    offset 4      uint32    H, the length of the header
-    offset 8      H bytes   header, UTF-8 JSON (keys sorted):
-                              format       3 (1 had per-tensor ranges only, 2 dense
-                                           networks only)
-                              bits         b (32 for the float file)
-                              scheme       "minmax" | "clip" | "channel" | "float"
-                              window       11
-                              planes       plane names, in input order
-                              architecture "dense" | "conv" (format 3)
-                              blocks       residual blocks
-                              width        dense: units a hidden layer
-                              channels     conv: planes a hidden layer
-                              bias_correction_windows  the sample size, when
-                                           the biases were corrected
-                              tensors      list, in evaluation order, of
-                                {name: "align/kernel",
-                                 shape: [121F, width] | [3, 3, F, channels],
-                                 encoding: "uint<b>" | "float32",
-                                 ranges: "tensor" | "unit" (uint only),
-                                 low, scale: float32 values ("tensor"),
-                                 offset: byte offset in the payload,
-                                 bytes: byte length}
-    offset 8 + H  payload   tensors back to back, each starting on a byte;
-                            a uint<b> tensor is its codes in C order as one
-                            bit stream, b bits a code, least significant bit
-                            first, zero-padded to a whole byte; with "unit"
-                            ranges the stream follows the units' low values
-                            then their scales, float32 each, one per output
-                            unit (the last axis)
-
-The same model and options always give the same bytes.
+The packed file's format is :mod:`model.packed`.  The same model and options always give the same bytes.
 """
 from __future__ import annotations
 
 import json
 import os
 import re
-import struct
 import sys
 
 import numpy as np
 
-MAGIC = b"TSQN"
-# 2 added per-unit ranges, 3 the conv architecture; a file of format 1 (per-tensor
-# ranges only) or 2 (dense, no architecture key) reads the same way.
-FORMAT_VERSION = 3
-READABLE_FORMATS = (1, 2, 3)
-FLOAT_BITS = 32
+from model.bias_correction import SAMPLE_WINDOWS, corrected_biases
+from model.packed import FLOAT_BITS, FORMAT_VERSION, dequantize, encode, packed_path, unpack
+
 SCHEMES = ("minmax", "clip", "channel")
 # Measured (bits.md of the reports), test error at 4, 5, 6 bits on the
 # reference problems' networks: the random-split one trained 60 minutes
@@ -152,29 +115,6 @@ def _best_clip(columns: np.ndarray, levels: int, low: np.ndarray, high: np.ndarr
     return best_low, best_high
 
 
-def dequantize(codes: np.ndarray, low, scale) -> np.ndarray:
-    """float32 weights of the codes (exactly what the evaluator computes); a per-unit
-    ``low``/``scale`` applies along the last axis."""
-    return np.asarray(low, np.float32) + codes.astype(np.float32) * np.asarray(scale, np.float32)
-
-
-def pack_codes(codes: np.ndarray, bits: int) -> bytes:
-    """One bit stream, ``bits`` bits a code, least significant bit first."""
-    flat = codes.reshape(-1).astype(np.uint32)
-    if flat.size and int(flat.max()) >> bits:
-        raise ValueError(f"a code does not fit in {bits} bits")
-    stream = (flat[:, None] >> np.arange(bits, dtype=np.uint32)) & 1
-    return np.packbits(stream.astype(np.uint8).reshape(-1), bitorder="little").tobytes()
-
-
-def unpack_codes(data: bytes, bits: int, count: int) -> np.ndarray:
-    """Inverse of ``pack_codes``: ``count`` codes as uint16."""
-    stream = np.unpackbits(np.frombuffer(data, dtype=np.uint8), bitorder="little",
-                           count=count * bits)
-    weights = (1 << np.arange(bits, dtype=np.uint32))
-    return (stream.reshape(count, bits).astype(np.uint32) @ weights).astype(np.uint16)
-
-
 def pack(tensors: list[tuple[str, np.ndarray]], bits: int, meta: dict,
          scheme: str = DEFAULT_SCHEME, bias_windows: np.ndarray | None = None) -> bytes:
     """The packed file's bytes; ``bits=32`` keeps every tensor float32.
@@ -188,76 +128,12 @@ def pack(tensors: list[tuple[str, np.ndarray]], bits: int, meta: dict,
     header = {**meta, "format": FORMAT_VERSION, "bits": bits,
               "scheme": "float" if bits == FLOAT_BITS else scheme}
     if bias_windows is not None and bits != FLOAT_BITS:
-        from model.bias_correction import corrected_biases
-
         exact = {name: np.asarray(array, np.float32) for name, array in tensors}
         back = {name: value if name.endswith("/bias") else dequantize(*value)
                 for name, value in quantized.items()}
         quantized.update(corrected_biases(exact, back, meta, bias_windows))
         header["bias_correction_windows"] = len(bias_windows)
-    entries, chunks, offset = [], [], 0
-    for name, _ in tensors:
-        value = quantized[name]
-        entry = {"name": name}
-        if bits == FLOAT_BITS or name.endswith("/bias"):
-            array = np.asarray(value, dtype=np.float32)
-            data = array.astype("<f4").tobytes()
-            entry.update(shape=list(array.shape), encoding="float32")
-        else:
-            codes, low, scale = value
-            entry["shape"] = list(codes.shape)
-            data = pack_codes(codes, bits)
-            entry["encoding"] = f"uint{bits}"
-            if scheme == "channel":
-                # a unit's low and scale, 8 bytes, are stored in binary before the codes
-                data = low.astype("<f4").tobytes() + scale.astype("<f4").tobytes() + data
-                entry["ranges"] = "unit"
-            else:
-                entry.update(ranges="tensor", low=float(low), scale=float(scale))
-        entry.update(offset=offset, bytes=len(data))
-        entries.append(entry)
-        chunks.append(data)
-        offset += len(data)
-    header["tensors"] = entries
-    head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
-    return MAGIC + struct.pack("<I", len(head)) + head + b"".join(chunks)
-
-
-def unpack(blob: bytes, source: str = "<packed>") -> tuple[dict, dict[str, np.ndarray]]:
-    """``(header, {name: float32 array})`` with every tensor dequantized."""
-    if blob[:4] != MAGIC or len(blob) < 8:
-        raise ValueError(f"{source}: not a packed network (bad magic)")
-    (length,) = struct.unpack("<I", blob[4:8])
-    try:
-        header = json.loads(blob[8:8 + length])
-    except ValueError as exc:
-        raise ValueError(f"{source}: unreadable header ({exc})") from None
-    if header.get("format") not in READABLE_FORMATS:
-        raise ValueError(f"{source}: format {header.get('format')}, this code reads "
-                         f"{', '.join(map(str, READABLE_FORMATS))}")
-    payload = blob[8 + length:]
-    tensors = {}
-    for entry in header["tensors"]:
-        data = payload[entry["offset"]:entry["offset"] + entry["bytes"]]
-        if len(data) != entry["bytes"]:
-            raise ValueError(f"{source}: truncated at tensor {entry['name']}")
-        shape = tuple(entry["shape"])
-        if entry["encoding"] == "float32":
-            tensors[entry["name"]] = np.frombuffer(data, dtype="<f4").astype(np.float32).reshape(shape)
-        else:
-            low, scale = entry.get("low"), entry.get("scale")
-            if entry.get("ranges") == "unit":
-                units = shape[-1]
-                low, scale = np.frombuffer(data[:8 * units], dtype="<f4").reshape(2, units)
-                data = data[8 * units:]
-            codes = unpack_codes(data, int(entry["encoding"][4:]), int(np.prod(shape))).reshape(shape)
-            tensors[entry["name"]] = dequantize(codes, low, scale)
-    return header, tensors
-
-
-def read_packed(path: str) -> tuple[dict, dict[str, np.ndarray]]:
-    with open(path, "rb") as f:
-        return unpack(f.read(), path)
+    return encode(tensors, quantized, header, bits, scheme)
 
 
 def model_tensors(model) -> list[tuple[str, np.ndarray]]:
@@ -287,11 +163,6 @@ def packed_meta(model_spec: dict) -> dict:
     shape = {"channels": options["channels"]} if architecture == "conv" else {"width": options["width"]}
     return {"planes": model_spec["planes"], "window": model_spec["window"],
             "architecture": architecture, "blocks": options["blocks"], **shape}
-
-
-def packed_path(model_dir: str, bits: int) -> str:
-    """Where ``tsumego quantize`` writes the b-bit file (``float`` for 32)."""
-    return os.path.join(model_dir, "model-float.tsq" if bits == FLOAT_BITS else f"model-{bits}bit.tsq")
 
 
 def register(commands) -> None:
@@ -355,7 +226,6 @@ def run(args) -> int:
     data = args.data or spec["data"]
     bias_windows = None
     if not args.no_bias_correction:
-        from model.bias_correction import SAMPLE_WINDOWS
         try:
             bias_windows = training_windows(data, spec["planes"], SAMPLE_WINDOWS)
         except (OSError, ValueError) as exc:

@@ -29,9 +29,10 @@ import sys
 
 import numpy as np
 
-from model.quantize import BITS_TABLE, DEFAULT_BITS, FLOAT_BITS, SCHEMES, packed_path
+from model.packed import FLOAT_BITS, packed_path
+from model.quantize import BITS_TABLE, DEFAULT_BITS, SCHEMES
 from model.train import HISTORY_FILE, read_model_spec
-from pipeline.records import SPLITS
+from pipeline.formats.records import SPLITS
 
 # The seed's best accuracy (one residual block, F = 13, its own random split).
 SEED_ACCURACY = 0.956

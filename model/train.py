@@ -135,7 +135,7 @@ def run(args) -> int:
     from model.dataset import extra_records, make_dataset
     from model.folds import count_problems, extra_problem_overlap
     from model.network import build_model, compile_model
-    from pipeline.records import read_spec
+    from pipeline.formats.records import read_spec
 
     try:
         spec = read_spec(args.data)

@@ -5,35 +5,31 @@
 its error to stderr and the others are still solved; the exit code is 1 if any
 file failed.
 
-Every other stage lives in its own module, listed in ``COMMAND_MODULES``; each
-such module has ``register(commands)``, which adds its subparser and sets
-``run`` to a function of the parsed arguments returning the exit code.  Those
-modules import their heavy dependencies (Beam, TensorFlow) inside ``run``, so
+Every other stage lives in its own module, imported below; each has
+``register(commands)``, which adds its subparser and sets ``run`` to a
+function of the parsed arguments returning the exit code.  Those modules
+import their heavy dependencies (Beam, TensorFlow) inside ``run``, so
 ``tsumego solve`` starts without loading them.
+
+Why here: the command line is the one module that sees every layer (the
+solver, the pipeline's stages and the model), and the design places the
+``tsumego`` script in ``pipeline/``.  Nothing imports this module back, so
+``model`` depends on ``pipeline``'s lower layers only, never the reverse.
 """
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import sys
 
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, KO_MASTERS, ProblemError, Solver, load_problem
+from model import cross_validation, evaluate, quantize, report, train
+from pipeline import corpus_stats, features, generate, solve_all, validate
 from solver.board import color_letter
 
-# One module per subcommand (or per group of closely related subcommands).
-COMMAND_MODULES: tuple[str, ...] = (
-    "model.train",
-    "model.cross_validation",
-    "model.quantize",
-    "model.report",
-    "model.evaluate",
-    "pipeline.generate",
-    "pipeline.corpus_stats",
-    "pipeline.features_stage",
-    "pipeline.solve_all",
-    "pipeline.validate",
-)
+# One module per subcommand (or per group of closely related subcommands), in help order.
+COMMAND_MODULES = (train, cross_validation, quantize, report, evaluate,
+                   generate, corpus_stats, features, solve_all, validate)
 
 
 def _solve_one(path: str, args) -> dict:
@@ -85,8 +81,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.set_defaults(run=cmd_solve)
 
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(commands)
+    for module in COMMAND_MODULES:
+        module.register(commands)
     return parser
 
 

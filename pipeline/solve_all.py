@@ -7,8 +7,8 @@ folder, without ``.sgf``) into two trees of status-changing moves, one per side
 moving first (:mod:`pipeline.expand`), and writes under ``--out``:
 
 - ``subproblems/<hash>.sgf``: one file per distinct position of all the trees
-  (:mod:`pipeline.subproblem`; ``GN`` is the problem id);
-- ``trees/<problem-id>.sgf``: the problem's two trees (:mod:`pipeline.solution_tree`);
+  (:mod:`pipeline.formats.subproblem`; ``GN`` is the problem id);
+- ``trees/<problem-id>.sgf``: the problem's two trees (:mod:`pipeline.formats.solution_tree`);
 - ``stats.md`` and ``stats.json``: safe and unsafe positions by area size
   (:mod:`pipeline.dataset_stats`), problems read = expanded + rejected;
 - ``dead-letter.jsonl``: one ``{"problem", "file", "side", "reason"}`` per
@@ -40,7 +40,7 @@ The stages, and why they are cut this way:
    always matches a fresh run on the current problems.
 5. *Reports*: stats and dead letters, sorted, written whole.
 
-Every file is written atomically (:mod:`pipeline.storage`).
+Every file is written atomically (:mod:`pipeline.beam.storage`).
 """
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ import sys
 import time
 from typing import Any, Tuple
 
-from pipeline.beam_args import pass_unknown_options_to_beam
+from pipeline.beam.options import pass_unknown_options_to_beam
 from solver import ALGORITHMS, DEFAULT_MAX_AREA
 
 SIDES = ("attacker", "defender")
@@ -68,7 +68,7 @@ def settings_of(args) -> dict:
 
 def problem_files(problems: str) -> list[tuple[str, str]]:
     """(problem id, path) of every ``*.sgf`` below ``problems``, sorted by id."""
-    from pipeline import storage
+    from pipeline.beam import storage
 
     root = problems.rstrip("/")
     if "://" not in root:
@@ -84,7 +84,7 @@ class Layout:
     """Where everything goes under ``--out``."""
 
     def __init__(self, out: str):
-        from pipeline import storage
+        from pipeline.beam import storage
 
         # Workers may not share the driver's working folder.
         self.out = out if "://" in out else os.path.abspath(out)
@@ -110,10 +110,11 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
     from apache_beam.metrics import Metrics
     from apache_beam.pvalue import AsSingleton, TaggedOutput
 
-    from pipeline import dataset_stats, storage
+    from pipeline import dataset_stats
+    from pipeline.beam import storage
     from pipeline.expand import NodeBudgetExceeded, expand_tree
-    from pipeline.solution_tree import root_positions, subproblems_of, tree_text
-    from pipeline.subproblem import Subproblem
+    from pipeline.formats.solution_tree import root_positions, subproblems_of, tree_text
+    from pipeline.formats.subproblem import Subproblem
     from solver import ProblemError, parse_problem, search_area
 
     def counter(name):
@@ -317,7 +318,7 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
 
 def _sides_bar(layout: Layout, problems: list[tuple[str, str]]):
     """A bar of sides grown, from the files a local run writes (any Direct mode)."""
-    from pipeline import storage
+    from pipeline.beam import storage
     from pipeline.progress import PolledBar
 
     def done() -> int:
@@ -346,7 +347,7 @@ def _counters(result) -> dict:
 
 def _check_settings(layout: Layout, settings: dict) -> str | None:
     """The reason ``--out`` cannot be resumed with ``settings``, or None (and record them)."""
-    from pipeline import storage
+    from pipeline.beam import storage
 
     path = layout.file("settings.json")
     text = json.dumps(settings, indent=2, sort_keys=True) + "\n"
@@ -361,7 +362,7 @@ def _check_settings(layout: Layout, settings: dict) -> str | None:
 
 def _forget_removed_problems(layout: Layout, problem_ids: set[str]) -> None:
     """Drop the trees of problems no longer in --problems (their positions go in stage 4)."""
-    from pipeline import storage
+    from pipeline.beam import storage
 
     stale = []
     for folder, suffixes in (("trees", (".sgf",)), ("partial", tuple(f".{side}.sgf" for side in SIDES))):
@@ -387,7 +388,7 @@ def run_solve_all(problems_dir: str, out: str, settings: dict, beam_options=(),
     import apache_beam as beam
     from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
-    from pipeline import storage
+    from pipeline.beam import storage
 
     layout = Layout(out)
     problems = problem_files(problems_dir)

@@ -58,7 +58,7 @@ def default_algorithm(folder: Path) -> str:
 
 
 def check_file(path: Path, algo: str, max_nodes: int) -> Check:
-    from pipeline.subproblem import parse_subproblem
+    from pipeline.formats.subproblem import parse_subproblem
 
     try:
         data = path.read_bytes()

@@ -86,7 +86,7 @@ def test_extra_records_are_mixed_through_the_epoch_and_weigh_one(toy_records, mo
 
 def test_extra_records_must_hold_the_same_planes(toy_records, tmp_path):
     from model.dataset import make_dataset
-    from pipeline.records import write_spec
+    from pipeline.formats.records import write_spec
 
     other = tmp_path / "other"
     other.mkdir()
@@ -181,7 +181,7 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
 
 
 def test_crossval_names_a_folder_without_records_or_with_too_few_problems(tmp_path, capsys):
-    from pipeline.records import write_spec
+    from pipeline.formats.records import write_spec
 
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from pipeline.cli import main
-from pipeline.features_stage import SplitSettings, run_features
+from pipeline.features import SplitSettings, run_features
 from pipeline.planes import plane_names
-from pipeline.subproblem import Subproblem
-from pipeline.windows import subproblem_windows
+from pipeline.formats.subproblem import Subproblem
+from pipeline.planes.windows import subproblem_windows
 from solver import Solver, load_problem
 
 PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems" / "eye-shapes"
@@ -264,7 +264,7 @@ def test_the_command_reports_counts_and_rejects_a_missing_folder(stage, tmp_path
 
 
 def test_shards_that_hold_fewer_records_than_were_made_fail_the_run(stage, tmp_path, capsys, monkeypatch):
-    import pipeline.features_stage as features_stage
+    import pipeline.features as features_stage
 
     root, subs, _ = stage
     counted = features_stage._counts

@@ -1,7 +1,7 @@
 """The network, its packed low-bit form and the numpy evaluator.
 
 Training, quantization and the report run once on a toy set of records
-written through the real schema (``pipeline.records``): whether a target is
+written through the real schema (``pipeline.formats.records``): whether a target is
 safe is told by a 3×3 block of ones at the window's centre in one plane
 (a lone centre stone means unsafe), and the ``TR`` move is the one point set in
 another plane, so a network that learns anything must learn both.
@@ -15,10 +15,10 @@ import pytest
 
 from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_names, options_in_use
 from model.numpy_net import NumpyNet
-from model.quantize import (DEFAULT_SCHEME, FLOAT_BITS, SCHEMES, dequantize, model_tensors, pack,
-                            pack_codes, quantize_tensor, read_packed, unpack, unpack_codes)
+from model.packed import FLOAT_BITS, dequantize, pack_codes, read_packed, unpack, unpack_codes
+from model.quantize import DEFAULT_SCHEME, SCHEMES, model_tensors, pack, quantize_tensor
 from pipeline.cli import main
-from pipeline.records import WINDOW
+from pipeline.formats.records import WINDOW
 
 PLANES = ["ones", "move_marker", "eye_block", "noise"]
 NEIGHBOURS = [(-1, 0), (1, 0), (0, -1), (0, 1)]
@@ -49,7 +49,7 @@ def toy_record(rng, index: int) -> tuple[np.ndarray, int, list[int]]:
 def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, problems="toy") -> None:
     import tensorflow as tf
 
-    from pipeline.records import example_bytes, write_spec
+    from pipeline.formats.records import example_bytes, write_spec
 
     rng = np.random.default_rng(seed)
     for split, count in counts.items():
@@ -201,7 +201,7 @@ def test_a_record_can_be_scored_over_the_8_symmetries_of_its_windows(trained):
 
 
 def test_the_window_symmetries_are_the_8_of_the_square():
-    from pipeline.window_symmetries import INVERSE_SYMMETRIES, SYMMETRIES, turn
+    from pipeline.symmetries import INVERSE_SYMMETRIES, SYMMETRIES, turn
 
     assert np.array_equal(SYMMETRIES[0], np.arange(121))
     assert len({row.tobytes() for row in SYMMETRIES}) == 8
@@ -301,8 +301,8 @@ def test_planes_left_out_are_left_out_of_training_packing_and_reports(trained, t
 
 def test_eval_feeds_a_network_the_planes_it_was_trained_on(tmp_path, capsys):
     from pipeline.planes import group_named, plane_names
-    from pipeline.subproblem import load_subproblem
-    from pipeline.windows import subproblem_windows
+    from pipeline.formats.subproblem import load_subproblem
+    from pipeline.planes.windows import subproblem_windows
 
     kept = [name for name in plane_names() if name not in group_named("tactics").planes][::-1]
     keras_model = small_model(num_planes=len(kept), blocks=1)
@@ -532,8 +532,8 @@ def packed_for_current_planes(path, bits=5):
 
 def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
     from model.evaluate import target_block
-    from pipeline.subproblem import load_subproblem
-    from pipeline.windows import subproblem_windows
+    from pipeline.formats.subproblem import load_subproblem
+    from pipeline.planes.windows import subproblem_windows
 
     files = PROBLEM_FILES
     net = packed_for_current_planes(tmp_path / "net.tsq")

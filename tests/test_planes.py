@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from pipeline.planes import GROUP_MODULES, PLANE_GROUPS, board_planes, group_named, plane_names
-from pipeline.subproblem import Subproblem
-from pipeline.windows import subproblem_windows
+from pipeline.formats.subproblem import Subproblem
+from pipeline.planes.windows import subproblem_windows
 from solver.board import BLACK, EMPTY, WHITE
 
 GLYPH = {".": EMPTY, "X": BLACK, "O": WHITE, "x": BLACK, "o": WHITE}
@@ -74,7 +74,7 @@ def test_the_registry_lists_every_plane_once_in_module_order():
 
 def test_the_order_does_not_depend_on_which_module_is_imported_first():
     # A fresh interpreter importing a group module before the registry.
-    script = "import pipeline.benson; from pipeline.planes import plane_names; print(plane_names())"
+    script = "import pipeline.planes.benson; from pipeline.planes import plane_names; print(plane_names())"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[1])
     assert out.stdout.strip() == str(plane_names())

@@ -9,8 +9,8 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.expand import NodeBudgetExceeded, expand_tree
-from pipeline.solution_tree import subproblems_of, tree_text
-from pipeline.subproblem import load_subproblem
+from pipeline.formats.solution_tree import subproblems_of, tree_text
+from pipeline.formats.subproblem import load_subproblem
 from pipeline.validate import check_file
 from solver import Solver, load_problem, parse_problem
 

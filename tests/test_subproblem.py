@@ -2,7 +2,7 @@
 import numpy as np
 import pytest
 
-from pipeline.subproblem import Subproblem, load_subproblem, parse_subproblem
+from pipeline.formats.subproblem import Subproblem, load_subproblem, parse_subproblem
 from solver import ProblemError, parse_problem
 from solver.board import BLACK, WHITE
 

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.expand import expand_tree
-from pipeline.solution_tree import subproblems_of, tree_text
+from pipeline.formats.solution_tree import subproblems_of, tree_text
 from pipeline.validate import default_algorithm, subproblem_files
 from solver import Solver, parse_problem
 

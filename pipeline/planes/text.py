@@ -29,7 +29,7 @@ def _plane_glyph(value: int) -> str:
 
 
 def planes_text(sub) -> str:
-    """The position and its planes; ``sub`` is a :class:`pipeline.subproblem.Subproblem`."""
+    """The position and its planes; ``sub`` is a :class:`pipeline.formats.subproblem.Subproblem`."""
     letter = {BLACK: "B", WHITE: "W"}
     tx, ty = sub.target
     defender = int(sub.stones[ty, tx])

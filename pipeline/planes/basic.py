@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.board_view import BoardView
-from pipeline.planes import plane_group
+from pipeline.planes.board_view import BoardView
+from pipeline.planes.registry import plane_group
 from solver.board import BLACK, BORDER, EMPTY, WHITE
 
 # Row n is the one-hot code of a count n, the last column meaning "4 or more".

@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pipeline.board_view import BoardView
-from pipeline.planes import plane_group
+from pipeline.planes.board_view import BoardView
+from pipeline.planes.registry import plane_group
 
 
 @njit(cache=True)

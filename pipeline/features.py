@@ -3,10 +3,10 @@
 ``tsumego features --subproblems DIR --out DIR [--split problem|random]
 [--test-fraction 0.1] [--seed 0] [--train-shards 8] [--test-shards 1]
 [--no-progress] [BEAM_OPTION...]`` reads every ``*.sgf`` of ``--subproblems``, computes
-each one's 11×11 windows (``pipeline.windows``) and writes to ``--out``:
+each one's 11×11 windows (``pipeline.planes.windows``) and writes to ``--out``:
 
 - ``train-SSSSS-of-NNNNN.tfrecord.gz`` and ``test-...``: one
-  ``tf.train.Example`` per subproblem (schema in ``pipeline.records``);
+  ``tf.train.Example`` per subproblem (schema in ``pipeline.formats.records``);
 - ``features.json``: plane names, N, F, schema version, the split settings
   and the counts (read = train + test + rejected);
 - ``dead-letter.jsonl``: one ``{"file", "reason"}`` per rejected file.
@@ -44,8 +44,8 @@ import zlib
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from pipeline.beam_args import pass_unknown_options_to_beam
-from pipeline.records import SPLITS
+from pipeline.beam.options import pass_unknown_options_to_beam
+from pipeline.formats.records import SPLITS
 
 DEAD_LETTER_FILE = "dead-letter.jsonl"
 COUNTER_NAMESPACE = "features"
@@ -102,9 +102,9 @@ def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int
 
     Raises :class:`RejectedSubproblem` (or ``ProblemError``) naming the reason.
     """
-    from pipeline.records import example_bytes
-    from pipeline.subproblem import parse_subproblem
-    from pipeline.windows import subproblem_windows
+    from pipeline.formats.records import example_bytes
+    from pipeline.formats.subproblem import parse_subproblem
+    from pipeline.planes.windows import subproblem_windows
 
     sub = parse_subproblem(data, path)
     if sub.safe is None:
@@ -259,7 +259,7 @@ def _delete_matching(out: str, pattern: str) -> None:
 
 def _clear_old_shards(out: str) -> None:
     """Shards and parts of an earlier run (maybe with other shard counts) would mix with this one's."""
-    from pipeline.records import SPEC_FILE
+    from pipeline.formats.records import SPEC_FILE
 
     _delete_matching(out, SPEC_FILE)
     for split in SPLITS:
@@ -287,7 +287,7 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
     from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
 
     from pipeline.planes import plane_names
-    from pipeline.records import write_spec
+    from pipeline.formats.records import write_spec
 
     if "://" not in out:
         os.makedirs(out, exist_ok=True)
@@ -332,8 +332,8 @@ def read_dead_letters(out: str) -> list[dict]:
 
 
 def _show(path: str) -> int:
-    from pipeline.planes_text import planes_text
-    from pipeline.subproblem import ProblemError, load_subproblem
+    from pipeline.planes.text import planes_text
+    from pipeline.formats.subproblem import ProblemError, load_subproblem
 
     try:
         sub = load_subproblem(path)

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.board_view import BoardView
-from pipeline.planes import plane_group
-from pipeline.regions import unique_cut_points
+from pipeline.planes.board_view import BoardView
+from pipeline.planes.registry import plane_group
+from pipeline.planes.regions import unique_cut_points
 
 # Eye spaces of 3 to 6 points can be killed by a stone on their vital point.
 NAKADE_SIZES = (3, 6)

@@ -1,6 +1,6 @@
-"""The feature planes: one ordered registry of small plane-group functions.
+"""The registry of plane groups: the decorator that gives a group its planes and place.
 
-A plane group is a function of a :class:`pipeline.board_view.BoardView`
+A plane group is a function of a :class:`pipeline.planes.board_view.BoardView`
 returning uint8 ``[size, size, k]`` for the whole board, decorated with the
 names of its k planes::
 
@@ -12,31 +12,33 @@ The planes of a subproblem are the groups' outputs side by side, in the order
 of ``GROUP_MODULES`` and, inside a module, in the order the functions are
 written.  That order is fixed by this file alone, whatever order modules
 happen to be imported in, so plane k means the same thing in every record.
+The package (``pipeline/planes/__init__.py``) imports every group module, so
+``from pipeline.planes import board_planes`` sees them all.
 
-Adding planes is therefore one function and one line: write the decorated
+Adding planes is therefore one function and two lines: write the decorated
 function in a module named after what it holds (it imports ``plane_group``
-from here), and append the module's name to ``GROUP_MODULES``.  The features
-stage, ``features.json``, ``tsumego features --show`` and the model pick the
-new planes up from ``plane_names()``; old records no longer match F, so the
-features stage must be rerun.
+from here), append the module's name to ``GROUP_MODULES`` and import it in
+the package's ``__init__``.  The features stage, ``features.json``,
+``tsumego features --show`` and the model pick the new planes up from
+``plane_names()``; old records no longer match F, so the features stage must
+be rerun.
 """
 from __future__ import annotations
 
-import importlib
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from pipeline.board_view import BoardView, board_view
+from pipeline.planes.board_view import BoardView, board_view
 
 # Plane order: the modules holding plane groups, first to last.
 GROUP_MODULES: tuple[str, ...] = (
-    "pipeline.planes_basic",    # the seed's planes
-    "pipeline.planes_eyes",     # eye candidates, nakade centres
-    "pipeline.benson",          # unconditionally alive blocks
-    "pipeline.euler",           # Euler number of each side's stone groups
-    "pipeline.tactical_planes",  # ladders, ladder escapes, snapbacks, nets
+    "pipeline.planes.basic",     # the planes of dcnn-eval, the original network
+    "pipeline.planes.eyes",      # eye candidates, nakade centres
+    "pipeline.planes.benson",    # unconditionally alive blocks
+    "pipeline.planes.euler",     # Euler number of each side's stone groups
+    "pipeline.planes.tactical",  # ladders, ladder escapes, snapbacks, nets
 )
 
 
@@ -63,7 +65,7 @@ def plane_group(names):
     def register(fn):
         if fn.__module__ not in GROUP_MODULES:
             raise ValueError(f"plane group {fn.__name__}: add {fn.__module__!r} to "
-                             f"pipeline.planes.GROUP_MODULES to give its planes a place")
+                             f"pipeline.planes.registry.GROUP_MODULES to give its planes a place")
         group = PlaneGroup(fn.__name__, names, fn, fn.__module__, fn.__code__.co_firstlineno)
         PLANE_GROUPS.append(group)
         PLANE_GROUPS.sort(key=_order)
@@ -83,7 +85,7 @@ def plane_names(groups=None) -> list[str]:
 def board_planes(sub, groups=None) -> np.ndarray:
     """uint8 ``[size, size, F]``: every plane of a position on the whole board.
 
-    ``sub`` is anything :func:`pipeline.board_view.board_view` reads; ``groups``
+    ``sub`` is anything :func:`pipeline.planes.board_view.board_view` reads; ``groups``
     picks a subset of ``PLANE_GROUPS`` (for benchmarks and inspection).
     """
     view = sub if isinstance(sub, BoardView) else board_view(sub)
@@ -106,7 +108,3 @@ def group_named(name: str) -> PlaneGroup:
         if group.name == name:
             return group
     raise KeyError(f"no plane group {name!r}; the groups are {[g.name for g in PLANE_GROUPS]}")
-
-
-for _module in GROUP_MODULES:
-    importlib.import_module(_module)

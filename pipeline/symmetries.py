@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.records import WINDOW
+from pipeline.formats.records import WINDOW
 
 
 def _square_symmetries() -> np.ndarray:

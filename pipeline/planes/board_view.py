@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline.regions import label_blocks, label_components
+from pipeline.planes.regions import label_blocks, label_components
 from solver.board import BLACK, BORDER, EMPTY, WHITE
 
 
@@ -58,7 +58,7 @@ class BoardView:
 
         Each is bounded only by ``color``'s stones and the board edge (that is
         what being a maximal component of the other points means).  Returns
-        ``(labels, sizes)`` as :func:`pipeline.regions.label_components`.
+        ``(labels, sizes)`` as :func:`pipeline.planes.regions.label_components`.
         """
         if color not in self.region_cache:
             self.region_cache[color] = label_components(self.stones != color)
@@ -68,7 +68,7 @@ class BoardView:
 def board_view(sub) -> BoardView:
     """Analyse a position with ``stones`` [y, x], ``target`` (x, y) and ``to_play``.
 
-    Any object with those attributes will do (a :class:`pipeline.subproblem.Subproblem`
+    Any object with those attributes will do (a :class:`pipeline.formats.subproblem.Subproblem`
     or a :class:`solver.problem.Problem`): labels are not needed.
     """
     stones = np.ascontiguousarray(sub.stones, dtype=np.int8)

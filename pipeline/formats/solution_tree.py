@@ -2,7 +2,7 @@
 
 ``trees/<problem-id>.sgf`` is an SGF collection of two game trees, the
 attacker moving first, then the defender.  Each root is the problem written as
-a subproblem (the :mod:`pipeline.subproblem` properties, PL being the side that
+a subproblem (the :mod:`pipeline.formats.subproblem` properties, PL being the side that
 moves first in that tree) and each node below it is one status-changing move
 with the labels of the position it leads to (PL and DS stay the root's)::
 
@@ -11,7 +11,7 @@ with the labels of the position it leads to (PL and DS stay the root's)::
     (;W[bc]TS[0]AS[8]))
 
 Replaying the moves (:func:`subproblems_of`) gives back every node as a
-:class:`~pipeline.subproblem.Subproblem`, so the subproblem files can always be
+:class:`~pipeline.formats.subproblem.Subproblem`, so the subproblem files can always be
 rebuilt from the trees, and a rerun of ``solve-all`` needs nothing else from
 finished problems.
 """
@@ -22,7 +22,7 @@ from typing import Iterator
 from sgfmill import sgf_grammar
 
 from pipeline.expand import Expansion, TreeNode
-from pipeline.subproblem import LETTER, Subproblem, parse_subproblem
+from pipeline.formats.subproblem import LETTER, Subproblem, parse_subproblem
 from solver.board import Board
 from solver.problem import ProblemError, parse_sgf_point, sgf_point
 

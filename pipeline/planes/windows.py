@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.board_view import board_view
+from pipeline.planes.board_view import board_view
 from pipeline.planes import board_planes
-from pipeline.records import WINDOW
+from pipeline.formats.records import WINDOW
 
 HALF = WINDOW // 2
 _OFFSETS = np.arange(WINDOW)

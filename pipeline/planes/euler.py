@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from pipeline.board_view import BoardView
-from pipeline.planes import plane_group
-from pipeline.regions import label_components, regions_around
+from pipeline.planes.board_view import BoardView
+from pipeline.planes.registry import plane_group
+from pipeline.planes.regions import label_components, regions_around
 
 
 def euler_numbers(view: BoardView, color: int) -> np.ndarray:

@@ -1,0 +1,2 @@
+"""What the Beam stages share: option pass-through, file access on any
+filesystem, and running a pipeline (runner, counters, progress)."""

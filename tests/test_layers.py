@@ -1,0 +1,108 @@
+"""The packages' layers: no import cycle, and each layer imports only those below it.
+
+solver  <-  pipeline (planes, formats, beam, stages)  <-  model  <-  pipeline.cli
+                                                          bench (beside the cli)
+
+Every import counts, those inside functions too: an import delayed to keep
+start-up fast is still a dependency.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGES = ("solver", "pipeline", "model", "bench")
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for package in PACKAGES for path in (ROOT / package).rglob("*.py")}
+
+
+def imported_modules(name: str) -> set[str]:
+    """The project modules ``name`` imports (``from a import b`` counts as ``a.b`` when
+    ``a.b`` is a module, else as ``a``)."""
+    path = MODULES[name]
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = ".".join(package.split(".")[:len(package.split(".")) - node.level + 1]
+                                + ([base] if base else []))
+            for alias in node.names:
+                found.add(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base)
+    return {module for module in found if module in MODULES}
+
+
+GRAPH = {name: imported_modules(name) for name in MODULES}
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as the list of its modules, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state and (cycle := visit(nxt)):
+                return cycle
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (cycle := visit(node)):
+            return cycle
+    return None
+
+
+def test_the_finder_sees_a_cycle_and_a_clean_graph():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b", "c"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_the_import_graph_is_read():
+    assert "pipeline.planes.registry" in GRAPH["pipeline.planes.basic"]
+    assert "model.packed" in GRAPH["model.numpy_net"]
+    assert {"model.train", "pipeline.solve_all"} <= GRAPH["pipeline.cli"]
+
+
+def test_no_import_cycle():
+    assert find_cycle(GRAPH) is None
+
+
+# (importer prefix, imported prefix) pairs that would turn a layer upside down.
+FORBIDDEN = [
+    ("solver", "pipeline"), ("solver", "model"), ("solver", "bench"),
+    ("pipeline", "model"), ("pipeline", "bench"),
+    ("model", "bench"),
+]
+
+
+def within(module: str, prefix: str) -> bool:
+    return module == prefix or module.startswith(prefix + ".")
+
+
+@pytest.mark.parametrize("importer, imported", FORBIDDEN)
+def test_a_layer_imports_only_the_layers_below(importer, imported):
+    wrong = sorted(f"{a} -> {b}" for a, targets in GRAPH.items() for b in targets
+                   if within(a, importer) and a != "pipeline.cli" and within(b, imported))
+    assert wrong == []
+
+
+def test_nothing_imports_the_command_line():
+    assert sorted(a for a, targets in GRAPH.items() if "pipeline.cli" in targets) == []
