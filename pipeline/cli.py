@@ -25,6 +25,7 @@ import sys
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, KO_MASTERS, ProblemError, Solver, load_problem
 from model import cross_validation, evaluate, quantize, report, train
 from pipeline import corpus_stats, features, generate, solve_all, validate
+from pipeline.errors import CommandError
 from solver.board import color_letter
 
 # One module per subcommand (or per group of closely related subcommands), in help order.
@@ -88,7 +89,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except CommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.code
 
 
 if __name__ == "__main__":
