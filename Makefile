@@ -12,7 +12,7 @@ ALGO ?= dfs
 # sooner), seed, and bits a weight of the packed network.
 TRAIN_MINUTES ?= 10
 SEED ?= 0
-# The network: dense (the seed's) or conv (3×3 convolutions, better on unseen problems).
+# The network: dense (dcnn-eval's, the original network) or conv (3×3 convolutions, better on unseen problems).
 ARCH ?= dense
 BITS ?= 5
 # Problems written by make generate, and its other options

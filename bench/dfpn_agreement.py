@@ -19,6 +19,7 @@ import statistics
 import sys
 
 from bench.solver_bench import load_problems, short_name, warm_up
+from pipeline.markdown import markdown_table
 from pipeline.progress import progress_bar
 from solver import Solver
 from solver.board import color_letter
@@ -56,10 +57,7 @@ def main(argv=None) -> int:
              for to_play in ((problem.to_play, 3 - problem.to_play) if args.sides == "both" else (problem.to_play,))
              for ko_master in ko_masters]
 
-    print()
-    print("| problem | to play | ko master | DFS | DFS nodes | DFS s | df-pn | df-pn nodes | df-pn s | df-pn move |")
-    print("|---|---|---|---|---:|---:|---|---:|---:|---|")
-    dfs_runs, dfpn_runs, failures = [], [], []
+    rows, dfs_runs, dfpn_runs, failures = [], [], [], []
     for problem, to_play, ko_master in progress_bar(cases, desc="df-pn vs DFS", unit="case"):
         dfs = Solver(problem).solve(to_play, ko_master=ko_master, max_nodes=args.max_nodes)
         dfpn = Solver(problem).solve(to_play, ko_master=ko_master, algo="dfpn", max_nodes=args.max_nodes)
@@ -72,19 +70,21 @@ def main(argv=None) -> int:
         if move in ("ILLEGAL", "LOSES", "unknown"):
             failures.append(f"{case}: df-pn's move {dfpn.sgf_move} {move}")
         shown = f"{dfpn.sgf_move} {move}" if dfpn.move is not None else move
-        print(f"| {short_name(problem)} | {color_letter(to_play)} | {ko_master} | {dfs.status} | {dfs.nodes} | "
-              f"{dfs.seconds:.4f} | {dfpn.status} | {dfpn.nodes} | {dfpn.seconds:.4f} | {shown} |", flush=True)
+        rows.append([short_name(problem), color_letter(to_play), ko_master, dfs.status, dfs.nodes,
+                     f"{dfs.seconds:.4f}", dfpn.status, dfpn.nodes, f"{dfpn.seconds:.4f}", shown])
 
     print()
-    print("| | DFS | df-pn |")
-    print("|---|---:|---:|")
-    print(f"| cases | {len(dfs_runs)} | {len(dfpn_runs)} |")
+    print(*markdown_table(["problem", "to play", "ko master", "DFS", "DFS nodes", "DFS s", "df-pn",
+                           "df-pn nodes", "df-pn s", "df-pn move"], rows, align="llllrrlrrl"), sep="\n")
+    print()
+    totals = [["cases", len(dfs_runs), len(dfpn_runs)]]
     for label, measure in (("total nodes", lambda runs: f"{sum(v.nodes for v in runs)}"),
                            ("total seconds", lambda runs: f"{sum(v.seconds for v in runs):.3f}"),
                            ("median seconds", lambda runs: f"{statistics.median(v.seconds for v in runs):.5f}"),
                            ("nodes per second",
                             lambda runs: f"{sum(v.nodes for v in runs) / sum(v.seconds for v in runs):,.0f}")):
-        print(f"| {label} | {measure(dfs_runs)} | {measure(dfpn_runs)} |")
+        totals.append([label, measure(dfs_runs), measure(dfpn_runs)])
+    print(*markdown_table(["", "DFS", "df-pn"], totals), sep="\n")
     checked = sum(1 for v, (_, to_play, _) in zip(dfpn_runs, cases) if v.winner == to_play and v.move != "pass")
     print(f"\ndf-pn winning moves checked by DFS: {checked}; "
           f"passes not checked: {sum(1 for v in dfpn_runs if v.move == 'pass')}")

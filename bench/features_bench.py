@@ -13,16 +13,18 @@ Prints, as the median over ``--repeats`` passes of CPU time of this process
 (one thread, so per core):
 
 - SGF parsing (``parse_subproblem``), which the stage pays once per file;
-- the seed's planes cut into windows (``subproblem_windows`` with the groups of
-  ``pipeline.planes.basic``), the target being 5,000 subproblems/s/core;
+- the planes of the original dcnn-eval network cut into windows
+  (``subproblem_windows`` with the groups of ``pipeline.planes.basic``; "seed
+  planes" in the output), the target being 5,000 subproblems/s/core;
 - all planes cut into windows, and serialising the record (``example_bytes``);
 - the cost of each part alone: the board analysis (``board_view``), each plane
-  group (marked ``*`` when added to the seed's), and the windowing.
+  group (marked ``*`` when added to dcnn-eval's), and the windowing.
 """
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import tempfile
 import time
 from dataclasses import replace
@@ -30,13 +32,15 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.errors import CommandError
 from pipeline.planes.board_view import board_view
 from pipeline.planes import PLANE_GROUPS, board_planes
 from pipeline.formats.subproblem import Subproblem, parse_subproblem
 from pipeline.planes.windows import cut_windows, subproblem_windows
 from solver import ProblemError, Solver, load_problem
 
-SEED_MODULE = "pipeline.planes.basic"
+# The planes of the original dcnn-eval network, the set the throughput target is for.
+DCNN_EVAL_PLANES_MODULE = "pipeline.planes.basic"
 TARGET_PER_SECOND = 5_000
 MOVES_PER_PROBLEM = 6
 
@@ -82,7 +86,15 @@ def main(argv=None) -> int:
     parser.add_argument("--subproblems", default="out/solve-all/subproblems")
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
+    try:
+        return measure(args)
+    except CommandError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.code
 
+
+def measure(args) -> int:
+    """Print both tables for the subproblems ``args`` names; returns the exit code."""
     with tempfile.TemporaryDirectory(prefix="features-bench-") as scratch:
         folder = Path(args.subproblems)
         if folder.is_dir() and any(folder.glob("*.sgf")):
@@ -100,11 +112,10 @@ def main(argv=None) -> int:
         except ProblemError as exc:
             print(f"skipped: {exc}")
     if not subs:
-        print("error: no subproblems to measure")
-        return 1
+        raise CommandError("no subproblems to measure")
     print(f"{len(subs)} {origin}")
 
-    seed = [g for g in PLANE_GROUPS if g.module == SEED_MODULE]
+    seed = [g for g in PLANE_GROUPS if g.module == DCNN_EVAL_PLANES_MODULE]
     seed_planes = sum(len(g.planes) for g in seed)
     all_planes = sum(len(g.planes) for g in PLANE_GROUPS)
     rows = [("parse SGF (parse_subproblem)", per_second(lambda d: parse_subproblem(*d), data, args.repeats))]
@@ -131,7 +142,8 @@ def main(argv=None) -> int:
     # Each group gets a copy of the view with no enclosed regions computed yet,
     # so a group pays for the regions it asks for, as it would alone.
     for group in PLANE_GROUPS:
-        label = f"  {group.name} ({len(group.planes)}){' *' if group.module != SEED_MODULE else ''}"
+        added = group.module != DCNN_EVAL_PLANES_MODULE
+        label = f"  {group.name} ({len(group.planes)}){' *' if added else ''}"
         parts.append((label, per_second(lambda v, g=group: board_planes(replace(v, region_cache={}), [g]),
                                         views, args.repeats)))
     parts.append(("  (copying the view and registry overhead alone)",

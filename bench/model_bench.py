@@ -8,7 +8,8 @@ times that network; without one, a network of the default shape of
 weights).  For batches of 1, 64
 and 1024 boards it prints the median boards per second over repeated runs of
 the numpy evaluator on the packed 5-bit file, Keras ``predict`` and a direct
-Keras call.  The seed's JavaScript evaluator did 125 boards a second.
+Keras call.  The JavaScript evaluator of the original dcnn-eval network did
+125 boards a second.
 
 On a loaded machine OpenBLAS's threads can stall mid-size products (batch 64);
 ``OPENBLAS_NUM_THREADS=1`` shows the single-thread figure.
@@ -23,9 +24,11 @@ import time
 import numpy as np
 
 from pipeline.formats.records import WINDOW
+from pipeline.markdown import markdown_table
 
 BATCHES = (1, 64, 1024)
-SEED_BOARDS_PER_SECOND = 125
+# The speed of the original dcnn-eval network's JavaScript evaluator, printed beside ours.
+DCNN_EVAL_BOARDS_PER_SECOND = 125
 
 
 def boards_per_second(evaluate, boards: np.ndarray, seconds: float, repeats: int = 5) -> float:
@@ -75,7 +78,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", default="out/model", help="trained model folder, if any")
     parser.add_argument("--planes", type=int, default=13,
-                        help="F for the random network when there is no trained one (the seed's 13)")
+                        help="F for the random network when there is no trained one (default: the 13 planes "
+                             "of the original dcnn-eval network)")
     parser.add_argument("--architecture", choices=("dense", "conv"), default="dense",
                         help="shape of the random network when there is no trained one")
     parser.add_argument("--bits", type=int, default=5)
@@ -88,9 +92,7 @@ def main(argv=None) -> int:
     print(f"{description}: {WINDOW}×{WINDOW}×{num_planes} input, "
           f"{sum(k.size for k, _ in net.layers.values())} weights; {os.cpu_count()} cores, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', 'unset')}")
-    print()
-    print("| batch | numpy boards/s | Keras predict boards/s | Keras call boards/s |")
-    print("|---:|---:|---:|---:|")
+    rows = []
     rng = np.random.default_rng(0)
     for batch in BATCHES:
         boards = (rng.random((batch, WINDOW, WINDOW, num_planes)) < 0.3).astype(np.float32)
@@ -100,9 +102,12 @@ def main(argv=None) -> int:
                               boards, args.seconds),
             boards_per_second(lambda x: keras_model(x, training=False), boards, args.seconds),
         ]
-        print(f"| {batch} | " + " | ".join(f"{rate:,.0f}" for rate in rates) + " |")
+        rows.append([batch, *(f"{rate:,.0f}" for rate in rates)])
     print()
-    print(f"(the seed's JavaScript evaluator: {SEED_BOARDS_PER_SECOND} boards/s)")
+    print(*markdown_table(["batch", "numpy boards/s", "Keras predict boards/s", "Keras call boards/s"],
+                          rows, align="rrrr"), sep="\n")
+    print()
+    print(f"(the seed's JavaScript evaluator: {DCNN_EVAL_BOARDS_PER_SECOND} boards/s)")
     return 0
 
 

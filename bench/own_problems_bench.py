@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from pipeline.markdown import markdown_table
 from solver import ALGORITHMS, ProblemError, Solver, load_problem
 
 
@@ -39,17 +40,17 @@ def main(argv=None) -> int:
     Solver(problems[0]).solve(problems[0].to_play, algo=args.algo)
     print(f"JIT compilation and first solve: {time.perf_counter() - started:.2f} s (excluded below)\n")
 
-    print("| problem | area | to play | status | nodes | seconds |")
-    print("|---|---:|---|---|---:|---:|")
-    seconds, nodes = [], 0
+    rows, seconds, nodes = [], [], 0
     for problem in problems:
         solver = Solver(problem)
         verdict = solver.solve(problem.to_play, algo=args.algo)
         name = Path(problem.source).relative_to(root).with_suffix("").as_posix()
-        print(f"| {name} | {solver.area_size} | {'BW'[problem.to_play - 1]} | {verdict.status} "
-              f"| {verdict.nodes} | {verdict.seconds:.4f} |")
+        rows.append([name, solver.area_size, "BW"[problem.to_play - 1], verdict.status, verdict.nodes,
+                     f"{verdict.seconds:.4f}"])
         seconds.append(verdict.seconds)
         nodes += verdict.nodes
+    print(*markdown_table(["problem", "area", "to play", "status", "nodes", "seconds"], rows,
+                         align="lrllrr"), sep="\n")
     total = sum(seconds)
     print(f"\n{len(problems)} problems ({failed} unreadable), {args.algo}: median {statistics.median(seconds):.4f} s, "
           f"max {max(seconds):.4f} s, total {total:.3f} s, {nodes} nodes, {nodes / total:,.0f} nodes/s")

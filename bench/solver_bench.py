@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from bench.peer import tsumego_js
+from pipeline.markdown import markdown_table
 from solver import ProblemError, Solver, load_problem
 
 
@@ -57,10 +58,6 @@ def _seconds(row: dict) -> str:
     return "timeout" if row.get("timed_out") else "-"
 
 
-def _summary_line(label: str, values: list) -> str:
-    return f"| {label} | " + " | ".join(values) + " |"
-
-
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--problems", default="../shared/sgf-problems")
@@ -78,11 +75,7 @@ def main(argv=None) -> int:
     peer = {row["file"]: row for row in tsumego_js.solve_files([p.source for p in problems],
                                                                 file_timeout=args.peer_timeout)}
 
-    print()
-    print("| problem | area | DFS | tsumego.js | df-pn | DFS s | tsumego.js s | df-pn s "
-          "| DFS nodes | tsumego.js nodes | df-pn nodes |")
-    print("|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|")
-    peer_differs, dfpn_differs, timed_out = [], [], []
+    rows, peer_differs, dfpn_differs, timed_out = [], [], [], []
     for problem in problems:
         ours, other, p = dfs[problem.source], dfpn[problem.source], peer.get(problem.source, {})
         p_status = p.get("status") or ("timeout" if p.get("timed_out") else "error")
@@ -92,9 +85,13 @@ def main(argv=None) -> int:
             peer_differs.append(f"{problem.source}: DFS {ours.status}, tsumego.js {p.get('error', p_status)}")
         if other.status != ours.status:
             dfpn_differs.append(f"{problem.source}: DFS {ours.status}, df-pn {other.status}")
-        print(f"| {short_name(problem)} | {Solver(problem).area_size} | {ours.status} | {p_status} | "
-              f"{other.status} | {ours.seconds:.4f} | {_seconds(p)} | {other.seconds:.4f} | "
-              f"{ours.nodes} | {p.get('nodes', '-')} | {other.nodes} |")
+        rows.append([short_name(problem), Solver(problem).area_size, ours.status, p_status, other.status,
+                     f"{ours.seconds:.4f}", _seconds(p), f"{other.seconds:.4f}",
+                     ours.nodes, p.get("nodes", "-"), other.nodes])
+    print()
+    print(*markdown_table(["problem", "area", "DFS", "tsumego.js", "df-pn", "DFS s", "tsumego.js s",
+                           "df-pn s", "DFS nodes", "tsumego.js nodes", "df-pn nodes"],
+                          rows, align="lrlllrrrrrr"), sep="\n")
 
     finished = [p for p in problems if "seconds" in peer.get(p.source, {})]
     columns = {
@@ -104,15 +101,13 @@ def main(argv=None) -> int:
         "df-pn": ([dfpn[p.source].seconds for p in problems], sum(dfpn[p.source].nodes for p in problems)),
     }
     print()
-    print("| | " + " | ".join(columns) + " |")
-    print("|---|" + "---:|" * len(columns))
-    print(_summary_line("problems in the totals", [str(len(t)) for t, _ in columns.values()]))
-    print(_summary_line("total seconds", [f"{sum(t):.3f}" for t, _ in columns.values()]))
-    print(_summary_line("median seconds", [f"{statistics.median(t):.5f}" if t else "-"
-                                           for t, _ in columns.values()]))
-    print(_summary_line("total nodes", [str(n) for _, n in columns.values()]))
-    print(_summary_line("nodes per second", [f"{n / sum(t):,.0f}" if sum(t) else "-"
-                                             for t, n in columns.values()]))
+    print(*markdown_table(["", *columns], [
+        ["problems in the totals", *(len(t) for t, _ in columns.values())],
+        ["total seconds", *(f"{sum(t):.3f}" for t, _ in columns.values())],
+        ["median seconds", *(f"{statistics.median(t):.5f}" if t else "-" for t, _ in columns.values())],
+        ["total nodes", *(n for _, n in columns.values())],
+        ["nodes per second", *(f"{n / sum(t):,.0f}" if sum(t) else "-" for t, n in columns.values())],
+    ]), sep="\n")
 
     ours_finished = sum(dfs[p.source].seconds for p in finished)
     peer_total = sum(columns["tsumego.js"][0])

@@ -1,4 +1,4 @@
-"""Tactical readers benchmark: time per position against seed 002's targets, one run.
+"""Tactical readers benchmark: time per position against the original pipeline's targets, one run.
 
     python -m bench.tactics_bench --problems ../shared/sgf-problems [--subproblems DIR]
 
@@ -7,7 +7,7 @@ existing folder, otherwise each problem of ``--problems`` and positions a few
 moves deep inside its search area (random legal moves, seeded).  For each
 position and each reader the time of a cold reading (empty cache; the least
 of ``--repeats`` runs) is measured; the table gives median, p90 and max in
-milliseconds beside the seed's targets (snapback detection < 0.1 ms, ladder
+milliseconds beside those targets (snapback detection < 0.1 ms, ladder
 check < 0.5 ms, whole tactical pass < 1 ms).  Then the diagonal scan against plain simulation, and
 the cache's hit rate over the whole set read in order.  JIT compilation and
 a first untimed reading of the set come before timing.
@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.formats.subproblem import load_subproblem
+from pipeline.markdown import markdown_table
 from solver import BLACK, WHITE, ProblemError, Solver, load_problem
 from solver.ladder import ladder_captures
 from solver.net import net_captures
@@ -166,18 +167,17 @@ def main(argv=None) -> int:
             times[name].append(timed(lambda: stones_maps(stones, with_nets=nets),
                                      pass_reading(stones).clear_cache, args.repeats)[0])
 
-    print()
-    print("| reader (per position) | median ms | p90 ms | max ms | seed target ms "
-          "| median meets | p90 meets | all meet |")
-    print("|---|---:|---:|---:|---:|---|---|---|")
+    rows = []
     for name, values in times.items():
         median = statistics.median(values)
         p90 = float(np.percentile(values, 90))
         target = TARGETS_MS.get(name.split(",")[0].replace(" without nets", ""))
         worst = max(values)
         meets = [("yes" if v < target else "no") if target else "-" for v in (median, p90, worst)]
-        print(f"| {name} | {median:.4f} | {p90:.4f} | {worst:.4f} | {target if target else '-'} | "
-              + " | ".join(meets) + " |")
+        rows.append([name, f"{median:.4f}", f"{p90:.4f}", f"{worst:.4f}", target if target else "-", *meets])
+    print()
+    print(*markdown_table(["reader (per position)", "median ms", "p90 ms", "max ms", "seed target ms",
+                           "median meets", "p90 meets", "all meet"], rows, align="lrrrrlll"), sep="\n")
     print()
     for name, value in counts.items():
         print(f"{name}: {value}")

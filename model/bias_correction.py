@@ -8,8 +8,8 @@ measured on a sample of training windows, layer by layer in evaluation order,
 so that every layer is corrected for the corrected layers before it.  The
 float network's biases are left alone, and no test record is looked at.
 
-On the 60-minute random-split network of the reference problems this took
-the 5-bit test error (per-unit ranges) from 0.0771 to 0.0661, float 0.0634.
+It closes most of the gap between the 5-bit and the float network's test
+error (measured: RESULTS.md, "Quantization schemes and bias correction").
 """
 from __future__ import annotations
 

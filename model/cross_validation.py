@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 
 import numpy as np
 
@@ -39,6 +38,8 @@ from model.folds import (BALANCES, assign_folds, cached_problem_counts, extra_pr
                          problem_weights)
 from model.network import options_in_use
 from model.train import MODEL_SPEC, add_training_arguments, chosen_planes, network_options
+from pipeline.errors import CommandError
+from pipeline.markdown import markdown_table
 
 RESULT_FILE = "result.json"
 SUMMARY_FILE = "crossval"   # .md and .json
@@ -72,34 +73,29 @@ def run(args) -> int:
     from model.dataset import extra_records
     from pipeline.formats.records import read_spec
 
+    chosen = args.fold if args.fold else list(range(args.folds))
+    if any(not 0 <= fold < args.folds for fold in chosen):
+        args.parser.error(f"--fold must be in 0..{args.folds - 1}")
     try:
         spec = read_spec(args.data)
         planes = chosen_planes(spec["planes"], args.without)
     except (OSError, ValueError, KeyError) as exc:
-        print(f"error: {args.data}: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(f"{args.data}: {exc}") from exc
     os.makedirs(args.out, exist_ok=True)
     written = {name: count for name, count in spec.get("counts", {}).items() if name.startswith("written")}
     try:
         counts = cached_problem_counts(args.data, os.path.join(args.out, "problems.json"), written)
         fold_of = assign_folds(counts, args.folds)
     except (OSError, ValueError) as exc:
-        print(f"error: {args.data}: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(f"{args.data}: {exc}") from exc
     extra = tuple(args.extra_train)
     try:
         extra_found = extra_records(args.data, extra)
         overlap = None if args.rescore else extra_problem_overlap(extra, counts)
     except (OSError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(str(exc)) from exc
     if overlap:
-        print(f"error: {overlap}", file=sys.stderr)
-        return 2
-    chosen = args.fold if args.fold else list(range(args.folds))
-    if any(not 0 <= fold < args.folds for fold in chosen):
-        print(f"error: --fold must be in 0..{args.folds - 1}", file=sys.stderr)
-        return 2
+        raise CommandError(overlap, code=2)
     totals = [sum(n for p, n in counts.items() if fold_of[p] == k) for k in range(args.folds)]
     print(f"{args.data}: {len(counts)} problems, {sum(counts.values())} records in {args.folds} folds "
           f"of {', '.join(map(str, totals))} records"
@@ -111,8 +107,7 @@ def run(args) -> int:
         except (OSError, ValueError) as exc:
             if not args.rescore:
                 raise
-            print(f"error: {fold_path(args.out, fold)}: cannot rescore ({exc})", file=sys.stderr)
-            return 1
+            raise CommandError(f"{fold_path(args.out, fold)}: cannot rescore ({exc})") from exc
         turned = (f" ({result['accuracy_symmetries']:.4f} over the 8 symmetries)"
                   if "accuracy_symmetries" in result else "")
         print(f"fold {fold}: {result['problems']} test problems, {result['records']} records: "
@@ -195,7 +190,7 @@ def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
 
     from model.dataset import make_dataset
     from model.network import build_model, compile_model
-    from model.train import fit
+    from model.train import FitLimits, fit
     from pipeline.formats.records import SPLITS
 
     options = network_options(args)
@@ -207,7 +202,7 @@ def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
     validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
                               planes=planes, problems=validation_problems)
     model = compile_model(build_model(len(planes), options), options)
-    fitted = fit(model, train, validation, out, args)
+    fitted = fit(model, train, validation, out, FitLimits.from_args(args))
     training = {"epochs_run": fitted["epochs_run"], "best_epoch": fitted["best_epoch"],
                 "schedule": fitted["schedule"],
                 "stopped_by": fitted["stopped_by"], "seconds": fitted["seconds"],
@@ -266,21 +261,20 @@ def write_summary(out: str, folds: int) -> str:
              "a record's answer is the mean P(safe) over its windows."
              + ("  The validation accuracy is weighted by the problems' training weights."
                 if any(result["balance"] != "none" for result in results) else "")
-             + "\n\n",
-             "| fold | problems | records | accuracy | over 8 symmetries | best epoch (run) "
-             "| validation accuracy |\n|---:|---:|---:|---:|---:|---:|---:|\n"]
+             + "\n\n"]
 
     def figure(source, key):
         return f"{source[key]:.4f}" if key in source else "not run"
 
-    for result in results:
-        training = result["training"]
-        lines.append(f"| {result['fold']} | {result['problems']} | {result['records']} | "
-                     f"{result['accuracy']:.4f} | {figure(result, 'accuracy_symmetries')} | "
-                     f"{training['best_epoch']} ({training['epochs_run']}) | "
-                     f"{training['validation_accuracy']:.4f} |\n")
-    lines.append(f"| all | {total['problems']} | {total['records']} | {total['accuracy']:.4f} | "
-                 f"{figure(total, 'accuracy_symmetries')} | | |\n\n")
+    rows = [[result["fold"], result["problems"], result["records"], f"{result['accuracy']:.4f}",
+             figure(result, "accuracy_symmetries"),
+             f"{result['training']['best_epoch']} ({result['training']['epochs_run']})",
+             f"{result['training']['validation_accuracy']:.4f}"] for result in results]
+    rows.append(["all", total["problems"], total["records"], f"{total['accuracy']:.4f}",
+                 figure(total, "accuracy_symmetries"), "", ""])
+    header = ["fold", "problems", "records", "accuracy", "over 8 symmetries", "best epoch (run)",
+              "validation accuracy"]
+    lines += [line + "\n" for line in markdown_table(header, rows, align="r" * len(header))] + ["\n"]
     lines.append(f"Mean of the per-problem accuracies: {total['problem_mean_accuracy']:.4f} "
                  f"({figure(total, 'problem_mean_accuracy_symmetries')} over the 8 symmetries).\n")
     text = "".join(lines)

@@ -3,7 +3,7 @@
 Each record holds one 11×11×F window per stone of the target block.  For
 training, every time a record is read one window is picked at random and one
 of the 8 symmetries of the square applied to it (and to its move target), as
-the seed's trainer did; for evaluation the first window is taken as it is.
+the original dcnn-eval network's trainer did; for evaluation the first window is taken as it is.
 Randomness comes from ``tf.data.Dataset.random(seed)`` and stateless ops, so a
 seed gives the same batches on every run.
 
@@ -15,7 +15,8 @@ they weigh 1 each and never reach the evaluation.
 Records are parsed a batch at a time and only the chosen window is cut out of
 each record's plane bytes; the symmetry is a gather over a table of the 8
 permutations of the window's points.  Reading record by record, the input
-took most of a training step's time on two cores.
+took most of a training step's time on two cores (measured: RESULTS.md,
+"Dense network on the reference problems").
 """
 from __future__ import annotations
 

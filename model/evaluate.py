@@ -7,11 +7,11 @@ evaluates them with the numpy evaluator and prints the probability that the
 target is safe with PL moving first (the mean over the block's windows) and
 PL's K most likely moves (each window's move head mapped back to the board and
 averaged); ``--symmetries`` also averages P(safe) over the 8 symmetries of
-each window, which on the reference problems' random split scored 0.5 to
-1.1 points higher (two networks measured).  A bad file gets one error line naming it; the others are still
+each window, which scored higher on the reference problems' records (measured:
+RESULTS.md, "Dense network on the reference problems").  A bad file gets one error line naming it; the others are still
 evaluated and the exit code is 1.
 
-``--picture`` draws the board as the seed's figures do: every stone of every
+``--picture`` draws the board as the original pipeline's figures do: every stone of every
 block coloured by the network's belief that its block survives when the
 opponent moves first (green safe, red dead), PL's best move ringed.  With
 several files, each picture is named ``<picture stem>-<file stem>.<ext>``.
@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.errors import CommandError
 from pipeline.formats.records import WINDOW
 
 HALF = WINDOW // 2
@@ -125,19 +126,16 @@ def run(args) -> int:
     from solver.problem import sgf_point
 
     if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
-        print(f"error: --picture {args.picture}: the name must end in .png or .svg", file=sys.stderr)
-        return 2
+        args.parser.error(f"--picture {args.picture}: the name must end in .png or .svg")
     try:
         net = NumpyNet.load(args.model)
     except (OSError, ValueError) as exc:
-        print(f"error: {args.model}: cannot load the network ({exc})", file=sys.stderr)
-        return 1
+        raise CommandError(f"{args.model}: cannot load the network ({exc})") from exc
     try:
         plane_indices(plane_names(), net.planes)
     except ValueError as exc:
-        print(f"error: {args.model}: cannot feed the network: {exc}; retrain it on fresh features",
-              file=sys.stderr)
-        return 1
+        raise CommandError(f"{args.model}: cannot feed the network: {exc}; "
+                           "retrain it on fresh features") from exc
     failed = 0
     for path in args.files:
         try:

@@ -3,7 +3,8 @@
 A solve-all tree turns one problem into up to a few hundred thousand
 subproblems that share its shape, so a test figure is only about unseen
 shapes when whole problems are held out.  The reference corpus is very
-uneven (two problems hold 38% of the records), which makes one hash split's
+uneven (a couple of problems hold over a third of the records; measured:
+RESULTS.md, "Cross-validation by problem: the dense network"), which makes one hash split's
 test set a handful of problems and its figure noisy.  ``assign_folds``
 therefore deals the problems, largest first, to the fold holding the fewest
 records so far: every fold gets a share of the records and every problem is

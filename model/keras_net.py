@@ -2,9 +2,9 @@
 
 Cross-validation scores hundreds of thousands of records a fold with the
 float network it has just trained.  For a conv network the numpy evaluator
-is the slower way to do that: TensorFlow's convolutions ran twice as many
-boards a second at batch 1024 (``bench/model_bench.py``: 6,349 against
-3,085, one run on a shared machine).  The answers are the same to float32
+is the slower way to do that: TensorFlow's convolutions ran about twice as
+many boards a second at batch 1024 (``bench/model_bench.py``; measured:
+RESULTS.md, "Conv evaluators: numpy against Keras").  The answers are the same to float32
 rounding (``tests/test_model.py``).
 """
 from __future__ import annotations

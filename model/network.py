@@ -1,8 +1,9 @@
-"""The network over one 11×11×F window: the seed's dense residual net, or a convolutional one.
+"""The network over one 11×11×F window: dcnn-eval's dense residual net, or a convolutional one.
 
-``dense`` (the default) is the seed's architecture, chosen because it is
-cheap to evaluate (about ``121·F·N + 2·N²`` multiply-adds a board) yet
-reached 95.6% accuracy on the seed's data:
+``dense`` (the default) is the architecture of the original dcnn-eval
+network, chosen because it is cheap to evaluate (about ``121·F·N + 2·N²``
+multiply-adds a board) yet reached 95.6% accuracy on the original
+pipeline's data:
 
 1. flatten the window; dense to ``width`` units with a bias and ReLU;
 2. ``blocks`` residual blocks, each two dense ``width`` layers, the second
@@ -19,13 +20,14 @@ to ``VALUE_PLANES`` planes, flattened, a dense layer of ``VALUE_WIDTH`` units
 and the sigmoid ``safe``; the move readout is a 1×1 convolution to one plane
 whose 121 points go through the softmax.  A shape learnt in one place of the
 window is then known in every place, which is what a network must do on
-problems it has not seen: with 32 channels and 2 blocks, 5-fold
-cross-validation by problem on the reference problems scored it 0.8119
-against the dense net's 0.7187 (README, "The network"), at about 5.4 M
-multiply-adds a board (F = 25) instead of 0.9 M.
+problems it has not seen: with 32 channels and 2 blocks, cross-validation by
+problem scored it well above the dense net on every fold (measured:
+RESULTS.md, "The conv network: cross-validation, problem split, 5 bits"),
+at about 5.4 M multiply-adds a board (F = 25) instead of 0.9 M.
 
-No batch normalisation: the seed found it made training faster but added no
-accuracy, and without it the numpy evaluator is a few matrix products.
+No batch normalisation: the original pipeline found it made training faster
+but added no accuracy, and without it the numpy evaluator is a few matrix
+products.
 
 Layer names are part of the packed-file contract (``model.quantize``), in
 evaluation order from ``layer_names``.
@@ -47,7 +49,7 @@ SHAPE_OPTIONS = ("architecture", "width", "channels", "blocks")
 
 @dataclass(frozen=True)
 class NetworkOptions:
-    """Shape and loss of the network; the defaults are the seed's."""
+    """Shape and loss of the network; the defaults are those of the original dcnn-eval network."""
 
     architecture: str = "dense"
     width: int = 256          # dense: units of every hidden layer
@@ -56,7 +58,7 @@ class NetworkOptions:
     l2: float = 1e-5
     learning_rate: float = 1e-3
     move_weight: float = 0.25
-    # dropout after every hidden layer, in training only (0: none, the seed's)
+    # dropout after every hidden layer, in training only (0: none, as in dcnn-eval)
     dropout: float = 0.0
 
     def to_dict(self) -> dict:

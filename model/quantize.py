@@ -33,28 +33,23 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 
 import numpy as np
 
 from model.bias_correction import SAMPLE_WINDOWS, corrected_biases
 from model.packed import FLOAT_BITS, FORMAT_VERSION, dequantize, encode, packed_path, unpack
+from pipeline.errors import CommandError
+from pipeline.markdown import markdown_table
 
 SCHEMES = ("minmax", "clip", "channel")
-# Measured (bits.md of the reports), test error at 4, 5, 6 bits on the
-# reference problems' networks: the random-split one trained 60 minutes
-# (float 0.0634) gives channel 0.1006, 0.0771, 0.0648 against clip's 0.3259,
-# 0.1322, 0.0914 and minmax's 0.4753, 0.1502, 0.0852: its longer training
-# spread the units' weights, and one range for a whole tensor wastes most
-# levels on the units that need few.  On the problem split (float 0.2246,
-# 8 test problems) the three stay within a point of float from 5 bits.
-# (Figures without bias correction; with it, channel gives 0.0810, 0.0661,
-# 0.0646 on the random-split network, clip 0.1649, 0.0999, 0.0716.)
-# The conv networks split the two: at 5 bits with bias correction, the
-# 20-minute problem-split one (float 0.1435) lost 0.81 points with channel and
-# 0.12 with clip, the random-split one trained 7 epochs in all (float 0.9170
-# accuracy) 0.30 with channel and 0.92 with clip.  channel stays the default
-# for both architectures; the bits table compares the schemes for a network.
+# channel is the default: on a long-trained dense network the units' weights
+# spread, and one range for a whole tensor (clip, minmax) wastes most levels on
+# the units that need few, so per-unit ranges kept 5 bits near float where the
+# others did not.  The conv networks split channel and clip (each better on
+# one of the two measured), so channel stays the default for both
+# architectures and the bits table compares the schemes for a network
+# (measured: RESULTS.md, "Quantization schemes and bias correction" and
+# "The conv network: cross-validation, problem split, 5 bits").
 DEFAULT_SCHEME = "channel"
 DEFAULT_BITS = 5
 BITS_TABLE = "bits.json"
@@ -208,19 +203,14 @@ def run(args) -> int:
     table_schemes = [scheme for scheme in args.table_schemes.split(",") if scheme]
     unknown = sorted(set(table_schemes) - set(SCHEMES))
     if unknown or not table_schemes:
-        print(f"error: --table-schemes takes some of {', '.join(SCHEMES)}, not {args.table_schemes!r}",
-              file=sys.stderr)
-        return 2
+        args.parser.error(f"--table-schemes takes some of {', '.join(SCHEMES)}, not {args.table_schemes!r}")
     if not 1 <= args.bits <= 16:
-        print(f"error: --bits must be 1..16 (the float file is always written), not {args.bits}",
-              file=sys.stderr)
-        return 2
+        args.parser.error(f"--bits must be 1..16 (the float file is always written), not {args.bits}")
     try:
         spec = read_model_spec(args.model)
         model = keras.saving.load_model(os.path.join(args.model, MODEL_FILE), compile=False)
     except (OSError, ValueError) as exc:
-        print(f"error: {args.model}: cannot load the trained model ({exc})", file=sys.stderr)
-        return 1
+        raise CommandError(f"{args.model}: cannot load the trained model ({exc})") from exc
     tensors = model_tensors(model)
     meta = packed_meta(spec)
     data = args.data or spec["data"]
@@ -229,9 +219,8 @@ def run(args) -> int:
         try:
             bias_windows = training_windows(data, spec["planes"], SAMPLE_WINDOWS)
         except (OSError, ValueError) as exc:
-            print(f"error: {data}: cannot read training windows for the bias correction ({exc}); "
-                  "--no-bias-correction packs without them", file=sys.stderr)
-            return 1
+            raise CommandError(f"{data}: cannot read training windows for the bias correction ({exc}); "
+                               "--no-bias-correction packs without them") from exc
     for bits, path in ((FLOAT_BITS, packed_path(args.model, FLOAT_BITS)),
                        (args.bits, args.out or packed_path(args.model, args.bits))):
         blob = pack(tensors, bits, meta, args.scheme, bias_windows)
@@ -244,18 +233,16 @@ def run(args) -> int:
     try:
         table = bits_table(tensors, meta, data, bias_windows, table_schemes)
     except (OSError, ValueError) as exc:
-        print(f"error: {data}: cannot evaluate the test split ({exc})", file=sys.stderr)
-        return 1
+        raise CommandError(f"{data}: cannot evaluate the test split ({exc})") from exc
     if table[0]["count"] == 0:
-        print(f"error: {data}: the test split is empty, so there is no error table", file=sys.stderr)
-        return 1
+        raise CommandError(f"{data}: the test split is empty, so there is no error table")
     with open(os.path.join(args.model, BITS_TABLE), "w") as f:
         json.dump({"data": data, "split": "test", "rows": table}, f, indent=2)
         f.write("\n")
     print(f"test error by bits ({table[0]['count']} records of {data}):")
-    print("bits  scheme  error   bytes")
-    for row in table:
-        print(f"{row['bits']:>4}  {row['scheme']:<6}  {row['error']:.4f}  {row['bytes']}")
+    print(*markdown_table(["bits", "scheme", "error", "bytes"],
+                          [[row["bits"], row["scheme"], f"{row['error']:.4f}", row["bytes"]] for row in table],
+                          align="rlrr"), sep="\n")
     return 0
 
 

@@ -5,11 +5,12 @@ evaluates the float and the b-bit packed networks (``tsumego quantize``
 writes both) on the test split with the numpy evaluator, also over the 8
 symmetries of every window unless ``--no-symmetries``, and writes:
 
-* ``summary.md``: overall accuracy, float and b-bit, next to the seed's 95.6%;
-  file sizes; how training went;
+* ``summary.md``: overall accuracy, float and b-bit, next to the 95.6% of the
+  original dcnn-eval network; file sizes; how training went;
 * ``accuracy_by_size.md/.csv/.png``: error by ``AS`` (the number of available
-  moves, the seed's "size"), float and b-bit side by side, with the count of
-  records and how often the move head's top point misses the ``TR`` move;
+  moves, the original pipeline's "size"), float and b-bit side by side, with
+  the count of records and how often the move head's top point misses the
+  ``TR`` move;
 * ``bits.md/.csv/.png``: test error at b = 2..8 and float, by scheme
   (from ``bits.json`` of ``tsumego quantize``; left out when it ran with
   ``--no-table``);
@@ -25,17 +26,19 @@ from __future__ import annotations
 import csv
 import json
 import os
-import sys
 
 import numpy as np
 
 from model.packed import FLOAT_BITS, packed_path
 from model.quantize import BITS_TABLE, DEFAULT_BITS, SCHEMES
 from model.train import HISTORY_FILE, read_model_spec
+from pipeline.errors import CommandError
 from pipeline.formats.records import SPLITS
+from pipeline.markdown import markdown_table
 
-# The seed's best accuracy (one residual block, F = 13, its own random split).
-SEED_ACCURACY = 0.956
+# The best accuracy of the original dcnn-eval network (one residual block, F = 13,
+# on its own random split), the figure every report is read against.
+DCNN_EVAL_ACCURACY = 0.956
 REPORT_SPLITS = ("test", "all")
 
 
@@ -71,24 +74,19 @@ def run(args) -> int:
         float_path, packed = packed_path(args.model, FLOAT_BITS), packed_path(args.model, args.bits)
         nets = {"float": NumpyNet.load(float_path), "packed": NumpyNet.load(packed)}
     except (OSError, ValueError, KeyError) as exc:
-        print(f"error: {args.model}: {exc} (run tsumego train and tsumego quantize first)",
-              file=sys.stderr)
-        return 1
+        raise CommandError(f"{args.model}: {exc} (run tsumego train and tsumego quantize first)") from exc
     data = args.data or spec["data"]
     if args.split == "all" and os.path.abspath(data) in [spec["data"], *spec.get("extra_train", [])]:
-        print(f"error: {data}: the network was trained on its records; --split all scores only "
-              "folders it never saw", file=sys.stderr)
-        return 2
+        raise CommandError(f"{data}: the network was trained on its records; --split all scores only "
+                           "folders it never saw", code=2)
     what = "the test split" if args.split == "test" else "the records"
     try:
         predictions = predict_split(data, "test" if args.split == "test" else SPLITS, nets,
                                     symmetries=not args.no_symmetries)
     except (OSError, ValueError) as exc:
-        print(f"error: {data}: cannot evaluate {what} ({exc})", file=sys.stderr)
-        return 1
+        raise CommandError(f"{data}: cannot evaluate {what} ({exc})") from exc
     if predictions.safe.size == 0:
-        print(f"error: {data}: {what} {'is' if args.split == 'test' else 'are'} empty", file=sys.stderr)
-        return 1
+        raise CommandError(f"{data}: {what} {'is' if args.split == 'test' else 'are'} empty")
     os.makedirs(args.out, exist_ok=True)
     by_size = size_rows(predictions, args.bits)
     sizes = {"float": os.path.getsize(float_path), "packed": os.path.getsize(packed)}
@@ -154,10 +152,8 @@ def write_table(folder: str, name: str, rows: list[dict], title: str) -> None:
         writer = csv.DictWriter(f, headers, lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)
-    lines = [f"# {title}", "", "| " + " | ".join(headers) + " |",
-             "|" + "|".join("---:" for _ in headers) + "|"]
-    lines += ["| " + " | ".join(f"{row[h]:.4f}" if isinstance(row[h], float) else str(row[h])
-                                for h in headers) + " |" for row in rows]
+    cells = [[f"{row[h]:.4f}" if isinstance(row[h], float) else row[h] for h in headers] for row in rows]
+    lines = [f"# {title}", "", *markdown_table(headers, cells, align="r" * len(headers))]
     with open(os.path.join(folder, f"{name}.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -168,10 +164,17 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
     packed_accuracy = 1 - predictions.errors("packed").mean()
     symmetries = bool(predictions.symmetric)
     if symmetries:
-        float_symmetric = f" {1 - predictions.errors('float', symmetric=True).mean():.4f} |"
-        packed_symmetric = f" {1 - predictions.errors('packed', symmetric=True).mean():.4f} |"
+        float_symmetric = [f"{1 - predictions.errors('float', symmetric=True).mean():.4f}"]
+        packed_symmetric = [f"{1 - predictions.errors('packed', symmetric=True).mean():.4f}"]
     else:
-        float_symmetric = packed_symmetric = ""
+        float_symmetric = packed_symmetric = []
+    networks = markdown_table(
+        ["network", "accuracy", *(["with the 8 symmetries"] if symmetries else []), "file bytes"],
+        [["float32", f"{float_accuracy:.4f}", *float_symmetric, sizes["float"]],
+         [f"{bits}-bit (`{os.path.basename(packed)}`{f', {scheme} ranges' if scheme else ''})",
+          f"{packed_accuracy:.4f}", *packed_symmetric, sizes["packed"]],
+         ["the seed's best (its own random split)", f"{DCNN_EVAL_ACCURACY:.4f}",
+          *([""] if symmetries else []), ""]])
     moves = predictions.has_move.sum()
     move_accuracy = 1 - predictions.wrong_moves("float").sum() / moves if moves else float("nan")
     options = spec["options"]
@@ -187,14 +190,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
            "well (`tsumego eval --symmetries`), at 8 times the cost." if symmetries else
            "  (Not evaluated over the 8 symmetries: `--no-symmetries`.)"),
         "",
-        "| network | accuracy |" + (" with the 8 symmetries |" if symmetries else "") + " file bytes |",
-        "|---|---:|" + ("---:|" if symmetries else "") + "---:|",
-        f"| float32 | {float_accuracy:.4f} |{float_symmetric} {sizes['float']} |",
-        f"| {bits}-bit (`{os.path.basename(packed)}`{f', {scheme} ranges' if scheme else ''}) "
-        f"| {packed_accuracy:.4f} |{packed_symmetric} "
-        f"{sizes['packed']} |",
-        f"| the seed's best (its own random split) | {SEED_ACCURACY:.4f} |" + (" |" if symmetries else "")
-        + " |",
+        *networks,
         "",
         f"{bits}-bit minus float: {100 * (packed_accuracy - float_accuracy):+.2f} points. "
         f"Move head (float): top point is the `TR` move in {move_accuracy:.4f} of the "

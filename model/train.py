@@ -32,8 +32,10 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 
 from model.network import ARCHITECTURES, SHAPE_OPTIONS, NetworkOptions
+from pipeline.errors import CommandError
 
 # Residual blocks of a conv network unless --blocks says otherwise: the depth measured
 # on unseen problems (model/network.py).
@@ -72,7 +74,8 @@ def add_training_arguments(parser) -> None:
                         help="learning rate: plateau halves it when the validation loss stalls; "
                              "cosine lowers it epoch by epoch to near zero at --epochs")
     parser.add_argument("--architecture", choices=ARCHITECTURES, default=defaults.architecture,
-                        help="dense: the seed's network; conv: 3×3 convolutions (model/network.py)")
+                        help="dense: the original dcnn-eval network's; conv: 3×3 convolutions "
+                             "(model/network.py)")
     parser.add_argument("--width", type=int, default=defaults.width,
                         help=f"units of a dense hidden layer (default {defaults.width})")
     parser.add_argument("--channels", type=int, default=defaults.channels,
@@ -100,6 +103,22 @@ def network_options(args) -> NetworkOptions:
                           blocks=blocks, l2=args.l2,
                           learning_rate=args.learning_rate, move_weight=args.move_weight,
                           dropout=args.dropout)
+
+
+@dataclass(frozen=True)
+class FitLimits:
+    """How long :func:`fit` may run and how it moves the learning rate: the options of
+    ``add_training_arguments`` that both ``tsumego train`` and each crossval fold pass it."""
+
+    epochs: int         # at most this many
+    minutes: float      # wall-clock budget (0: none)
+    patience: int       # epochs without a better validation loss before stopping
+    schedule: str       # one of SCHEDULES
+
+    @classmethod
+    def from_args(cls, args) -> FitLimits:
+        return cls(epochs=args.epochs, minutes=args.minutes, patience=args.patience,
+                   schedule=args.schedule)
 
 
 def chosen_planes(available: list[str], without: str) -> list[str]:
@@ -140,25 +159,21 @@ def run(args) -> int:
     try:
         spec = read_spec(args.data)
     except (OSError, ValueError, KeyError) as exc:
-        print(f"error: {args.data}: cannot read features.json ({exc})", file=sys.stderr)
-        return 1
+        raise CommandError(f"{args.data}: cannot read features.json ({exc})") from exc
     try:
         planes = chosen_planes(spec["planes"], args.without)
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        raise CommandError(str(exc), code=2) from exc
     options = network_options(args)
     resumed = None
     if args.resume:
         try:
             resumed = read_model_spec(args.resume)
         except (OSError, ValueError) as exc:
-            print(f"error: --resume {args.resume}: cannot read {MODEL_SPEC} ({exc})", file=sys.stderr)
-            return 1
+            raise CommandError(f"--resume {args.resume}: cannot read {MODEL_SPEC} ({exc})") from exc
         if resumed["planes"] != planes:
-            print(f"error: --resume {args.resume}: its network reads other planes than "
-                  f"{args.data} gives with --without {args.without!r}", file=sys.stderr)
-            return 2
+            raise CommandError(f"--resume {args.resume}: its network reads other planes than "
+                               f"{args.data} gives with --without {args.without!r}", code=2)
         # runs from before the conv architecture were dense and have no such option
         shape = {key: resumed["options"].get(key, getattr(NetworkOptions(), key)) for key in SHAPE_OPTIONS}
         options = NetworkOptions(**{**options.to_dict(), **shape})
@@ -171,17 +186,14 @@ def run(args) -> int:
         test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False,
                             planes=planes)
     except (FileNotFoundError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
+        raise CommandError(str(exc)) from exc
     if extra and spec.get("split", "problem") == "problem":
         overlap = extra_problem_overlap(extra, count_problems(args.data, ("test",)))
         if overlap:
-            print(f"error: {overlap}", file=sys.stderr)
-            return 2
+            raise CommandError(overlap, code=2)
     if not any(True for _ in test.take(1)):
-        print(f"error: {args.data}: the test split is empty, and early stopping watches it "
-              "(write the features with a larger --test-fraction)", file=sys.stderr)
-        return 1
+        raise CommandError(f"{args.data}: the test split is empty, and early stopping watches it "
+                           "(write the features with a larger --test-fraction)")
 
     counts = spec.get("counts", {})
     left_out = [name for name in spec["planes"] if name not in planes]
@@ -198,7 +210,7 @@ def run(args) -> int:
         model.set_weights(earlier.get_weights())
         print(f"resuming from {args.resume} ({resumed['epochs_run']} epochs, "
               f"{resumed['seconds']:.0f} s before this run)")
-    fitted = fit(model, train, test, args.out, args)
+    fitted = fit(model, train, test, args.out, FitLimits.from_args(args))
     summary = {
         "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
         "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
@@ -222,21 +234,21 @@ def run(args) -> int:
     return 0
 
 
-def fit(model, train, validation, out: str, args) -> dict:
+def fit(model, train, validation, out: str, limits: FitLimits) -> dict:
     """Fit ``model`` on ``train``, watching ``validation``'s loss, into the folder ``out``.
 
     Writes ``model.keras`` (the best epoch's weights), ``history.json``, the
     best checkpoint and TensorBoard logs; returns the run's figures for
-    ``model.json``.  ``args`` gives ``epochs``, ``minutes``, ``patience`` and ``schedule``.
+    ``model.json``.
     """
     import keras
 
     os.makedirs(os.path.join(out, "checkpoints"), exist_ok=True)
-    stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=args.patience,
+    stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=limits.patience,
                                             restore_best_weights=True, verbose=1)
-    budget = wall_clock_budget(args.minutes * 60)
+    budget = wall_clock_budget(limits.minutes * 60)
     callbacks = [
-        stopper, budget, learning_rate_schedule(args, float(model.optimizer.learning_rate.numpy())),
+        stopper, budget, learning_rate_schedule(limits, float(model.optimizer.learning_rate.numpy())),
         keras.callbacks.ModelCheckpoint(os.path.join(out, "checkpoints", "best.weights.h5"),
                                         monitor="val_loss", save_best_only=True,
                                         save_weights_only=True),
@@ -247,7 +259,7 @@ def fit(model, train, validation, out: str, args) -> dict:
         # Keras writes one line an epoch to a log, and an epoch can take many minutes.
         callbacks.append(progress_lines(LOG_LINE_SECONDS))
     started = time.monotonic()
-    history = model.fit(train, validation_data=validation, epochs=args.epochs, callbacks=callbacks,
+    history = model.fit(train, validation_data=validation, epochs=limits.epochs, callbacks=callbacks,
                         shuffle=False, verbose=1 if on_terminal else 2)
     seconds = time.monotonic() - started
 
@@ -258,7 +270,7 @@ def fit(model, train, validation, out: str, args) -> dict:
         json.dump({"epoch": history.epoch, "history": history.history}, f, indent=1, sort_keys=True)
         f.write("\n")
     return {
-        "epochs_run": len(losses), "best_epoch": best_epoch + 1, "schedule": args.schedule,
+        "epochs_run": len(losses), "best_epoch": best_epoch + 1, "schedule": limits.schedule,
         "stopped_by": "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs"),
         "seconds": round(seconds, 1),
         "test_accuracy": history.history["val_safe_accuracy"][best_epoch],
@@ -266,8 +278,8 @@ def fit(model, train, validation, out: str, args) -> dict:
     }
 
 
-def learning_rate_schedule(args, base: float):
-    """The callback that sets the learning rate (``args.schedule``, from ``base``).
+def learning_rate_schedule(limits: FitLimits, base: float):
+    """The callback that sets the learning rate (``limits.schedule``, from ``base``).
 
     ``cosine`` gives epoch e (from 0) ``base · (1 + cos(π (e + ½) / epochs)) / 2``:
     a run whose length is fixed in advance ends on small steps, which
@@ -277,11 +289,11 @@ def learning_rate_schedule(args, base: float):
 
     import keras
 
-    if args.schedule == "cosine":
+    if limits.schedule == "cosine":
         return keras.callbacks.LearningRateScheduler(
-            lambda epoch: base * (1 + math.cos(math.pi * (epoch + 0.5) / args.epochs)) / 2)
+            lambda epoch: base * (1 + math.cos(math.pi * (epoch + 0.5) / limits.epochs)) / 2)
     return keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
-                                             patience=max(1, args.patience // 2), min_lr=1e-5, verbose=1)
+                                             patience=max(1, limits.patience // 2), min_lr=1e-5, verbose=1)
 
 
 def wall_clock_budget(seconds: float):

@@ -11,6 +11,10 @@ function of the parsed arguments returning the exit code.  Those modules
 import their heavy dependencies (Beam, TensorFlow) inside ``run``, so
 ``tsumego solve`` starts without loading them.
 
+A run that cannot go on raises :class:`pipeline.errors.CommandError`, caught
+once in :func:`main`; a bad combination of options goes to
+``args.parser.error`` (every command's arguments carry its subparser).
+
 Why here: the command line is the one module that sees every layer (the
 solver, the pipeline's stages and the model), and the design places the
 ``tsumego`` script in ``pipeline/``.  Nothing imports this module back, so
@@ -84,6 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in COMMAND_MODULES:
         module.register(commands)
+    # A bad combination of options is only seen once they are parsed; with its own
+    # subparser at hand, ``run`` rejects it as argparse would (usage line, exit 2).
+    for subparser in commands.choices.values():
+        subparser.set_defaults(parser=subparser)
     return parser
 
 

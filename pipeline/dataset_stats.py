@@ -1,7 +1,8 @@
 """The subproblem data set in numbers: safe and unsafe positions by area size.
 
-The table is the seed's ``npm run stats``: how many distinct positions have a
-safe or an unsafe target, per ``AS`` (empty points of the search area).  Above
+The table is the original pipeline's ``npm run stats`` (tsumego.js): how
+many distinct positions have a safe or an unsafe target, per ``AS`` (empty
+points of the search area).  Above
 it go the problem counts (read = expanded + rejected) and how many tree nodes
 were duplicates of a position already counted.  :class:`StatsAccumulator` is
 built one position at a time and merged across workers, so a Beam
@@ -71,6 +72,8 @@ def to_markdown(report: dict) -> str:
         f"Subproblems: {s['distinct']} distinct positions ({s['safe']} safe, {s['unsafe']} unsafe) "
         f"from {s['tree_nodes']} tree nodes ({s['duplicates']} duplicates).",
         "",
+        # Fixed-width columns, not pipeline.markdown's table: stats.md keeps the
+        # layout it has always had, so files of old and new runs compare.
         "size |    safe |  unsafe",
         "---- | ------- | -------",
     ]

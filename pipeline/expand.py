@@ -1,7 +1,7 @@
 """A problem's tree of status-changing moves: the heart of ``solve-all``.
 
 For one problem and one side moving first (``PL``), the tree is grown the way
-the seed's solve-all grows it:
+the original pipeline's solve-all (tsumego.js) grows it:
 
 * the root is the problem; its label is the target's status with PL moving
   first, the attacker being ko master;
@@ -12,19 +12,19 @@ the seed's solve-all grows it:
 * the tree grows level by level (breadth first) up to ``max_depth`` moves;
   candidate moves are the empty points of the problem's search area in row
   order; a move that captures the target, or leads to a position already
-  examined anywhere in this tree, is not tried again (the seed's position
-  cache), so each position appears at most once per tree;
+  examined anywhere in this tree, is not tried again (the original pipeline's
+  position cache), so each position appears at most once per tree;
 * a node whose search area has fewer than ``min_area`` empty points is kept as
   a leaf but not expanded: such small boards are cheap for the solver anyway.
 
-Readings where the seed is unclear or we deliberately differ:
+Readings where the original pipeline is unclear or we deliberately differ:
 
 * every node is labelled by solving its position **from scratch** (the moves
   that led to it are not part of the search's repetition history), so a
   subproblem file's label is exactly what a fresh solve of that file gives;
 * ``AS`` ("area size") and the ``min_area`` test count the empty points of the
-  search area, as the subproblem contract defines ``AS``; the seed counted the
-  legal moves of one side, which differs only by suicide points;
+  search area, as the subproblem contract defines ``AS``; the original pipeline
+  counted the legal moves of one side, which differs only by suicide points;
 * a node's label is computed over the problem's search area, whose table is
   kept warm across the tree.  The position read back from its file has a
   search area of its own (:func:`_read_back`); when its empty points differ,
@@ -41,7 +41,7 @@ Readings where the seed is unclear or we deliberately differ:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from solver import DEFAULT_MAX_AREA, EMPTY, Problem, ProblemError, Solver, search_area
 
@@ -49,6 +49,28 @@ KO_MASTER = "attacker"
 # Bumped whenever the rules above change which nodes a tree holds or how they are
 # labelled, so that solve-all refuses to resume a folder grown by older rules.
 TREE_RULES = 2
+
+
+@dataclass(frozen=True)
+class TreeSettings:
+    """Everything a tree depends on besides its problem: the arguments of
+    :func:`expand_tree`, plus the ko master and the rules version fixed here.
+
+    solve-all records them in ``settings.json`` (:meth:`to_dict`) so that a
+    rerun in the same folder never mixes trees grown differently, and puts them
+    in its stats.
+    """
+
+    max_depth: int
+    min_area: int
+    max_nodes: int
+    max_area: int
+    algo: str
+    ko_master: str = KO_MASTER
+    tree_rules: int = TREE_RULES
+
+    def to_dict(self) -> dict:
+        return asdict(self)
 
 
 class NodeBudgetExceeded(RuntimeError):

@@ -26,14 +26,17 @@ histogram of area sizes (empty points of the search area).
 from __future__ import annotations
 
 import json
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from pipeline.errors import CommandError
+from pipeline.formats.sgf_writer import collection, escape_text, game_tree, node, stone_points
+from pipeline.symmetries import transform, transform_point
 from solver import BLACK, EMPTY, WHITE, Problem, ProblemError, Solver
+from solver.board import color_letter, color_of_letter
 from solver.problem import sgf_point
 
 BOARD_SIZE = 13
@@ -53,8 +56,11 @@ MAX_CANDIDATES_PER_PROBLEM = 500
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 EIGHT = ORTHOGONAL + ((1, 1), (1, -1), (-1, 1), (-1, -1))
-LETTER = {BLACK: "B", WHITE: "W"}
 NAME = {BLACK: "Black", WHITE: "White"}
+# A candidate's random stream draws an index 0..7 and turns the board by the
+# symmetry (of pipeline.symmetries) this table gives for it.  The table is part
+# of what a seed means: another order would turn every seed's problems otherwise.
+DRAWN_SYMMETRY = (0, 3, 7, 4, 1, 6, 2, 5)
 
 
 @dataclass(frozen=True)
@@ -140,27 +146,6 @@ def grow_region(rng, kind, inner_points):
     return region
 
 
-def _transform(array, symmetry):
-    """One of the 8 symmetries of the square board on an array indexed [y, x]."""
-    if symmetry & 4:
-        array = array.T
-    if symmetry & 1:
-        array = array[:, ::-1]
-    if symmetry & 2:
-        array = array[::-1, :]
-    return np.ascontiguousarray(array)
-
-
-def _transform_point(x, y, symmetry):
-    if symmetry & 4:
-        x, y = y, x
-    if symmetry & 1:
-        x = BOARD_SIZE - 1 - x
-    if symmetry & 2:
-        y = BOARD_SIZE - 1 - y
-    return x, y
-
-
 def _blocks(stones, color):
     seen = set()
     for y, x in zip(*np.nonzero(stones == color)):
@@ -187,8 +172,11 @@ def draw_candidate(rng, settings: Settings) -> Candidate:
     attacker = 3 - defender
     attacker_rate = rng.uniform(0, MAX_INSIDE_ATTACKER_RATE)
     defender_rate = rng.uniform(0, MAX_INSIDE_DEFENDER_RATE)
-    to_play = {"B": BLACK, "W": WHITE}.get(settings.to_play) or (BLACK if rng.random() < 0.5 else WHITE)
-    symmetry = int(rng.integers(8))
+    if settings.to_play == "random":
+        to_play = BLACK if rng.random() < 0.5 else WHITE
+    else:
+        to_play = color_of_letter(settings.to_play)
+    symmetry = DRAWN_SYMMETRY[int(rng.integers(8))]
 
     stones = np.zeros((BOARD_SIZE, BOARD_SIZE), dtype=np.int8)
     for x, y in sorted(region, key=lambda p: (p[1], p[0])):
@@ -214,8 +202,8 @@ def draw_candidate(rng, settings: Settings) -> Candidate:
     mask = np.zeros_like(stones, dtype=bool)
     for x, y in region:
         mask[y, x] = True
-    return Candidate(kind, _transform(stones, symmetry), _transform_point(*target, symmetry),
-                     to_play, _transform(mask, symmetry))
+    return Candidate(kind, transform(stones, symmetry), transform_point(*target, symmetry, BOARD_SIZE),
+                     to_play, transform(mask, symmetry))
 
 
 # -- solving and checking -------------------------------------------------------
@@ -269,8 +257,8 @@ def canonical_key(stones: np.ndarray, target_block: np.ndarray, to_play: int) ->
     """The same bytes for a position, its 8 symmetries and its colour swap."""
     keys = []
     for symmetry in range(8):
-        turned = _transform(stones, symmetry)
-        block = _transform(target_block, symmetry).tobytes()
+        turned = transform(stones, symmetry)
+        block = transform(target_block, symmetry).tobytes()
         for swap in (False, True):
             colors = np.where(turned == EMPTY, EMPTY, 3 - turned).astype(np.int8) if swap else turned
             player = 3 - to_play if swap else to_play
@@ -279,21 +267,17 @@ def canonical_key(stones: np.ndarray, target_block: np.ndarray, to_play: int) ->
 
 
 def outline_key(region: np.ndarray) -> bytes:
-    return min(_transform(region, s).tobytes() for s in range(8))
-
-
-def _points(stones, color):
-    return "".join(f"[{sgf_point(int(x), int(y))}]" for y, x in zip(*np.nonzero(stones == color)))
+    return min(transform(region, s).tobytes() for s in range(8))
 
 
 def problem_sgf(problem: Problem, name: str, comment: str, moves) -> str:
-    """Problem text in the corpus format: stones row by row, one root variation per move."""
-    pl = LETTER[problem.to_play]
-    black, white = _points(problem.stones, BLACK), _points(problem.stones, WHITE)
-    return (f"(;FF[4]GM[1]SZ[{problem.size}]GN[{name}]C[{comment}]PL[{pl}]"
-            + (f"AB{black}" if black else "") + (f"AW{white}" if white else "")
-            + f"MA[{sgf_point(*problem.target)}]"
-            + "".join(f"(;{pl}[{sgf_point(*m)}])" for m in moves) + ")\n")
+    """Problem text in the corpus format: stones row by row, one root variation per move
+    (a variation even when there is one move, as the corpus writes them)."""
+    pl = color_letter(problem.to_play)
+    root = node([("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(problem.size)]), ("GN", [escape_text(name)]),
+                 ("C", [escape_text(comment)]), ("PL", [pl]), ("AB", stone_points(problem.stones, BLACK)),
+                 ("AW", stone_points(problem.stones, WHITE)), ("MA", [sgf_point(*problem.target)])])
+    return collection([game_tree([root], [game_tree([node([(pl, [sgf_point(*m)])])]) for m in moves])])
 
 
 # -- the run --------------------------------------------------------------------
@@ -374,12 +358,9 @@ def print_summary(summary: dict, seconds: float) -> None:
 
 def cmd_generate(args) -> int:
     if not 1 <= args.min_area <= args.max_area:
-        print(f"error: need 1 <= --min-area ({args.min_area}) <= --max-area ({args.max_area})",
-              file=sys.stderr)
-        return 2
+        args.parser.error(f"need 1 <= --min-area ({args.min_area}) <= --max-area ({args.max_area})")
     if args.seed < 0 or args.count < 0:
-        print("error: --seed and --count must not be negative", file=sys.stderr)
-        return 2
+        args.parser.error("--seed and --count must not be negative")
     settings = Settings(kind=args.kind, min_area=args.min_area, max_area=args.max_area,
                         to_play=args.to_play, node_budget=args.max_nodes)
     started = time.perf_counter()
@@ -387,9 +368,8 @@ def cmd_generate(args) -> int:
     print_summary(summary, time.perf_counter() - started)
     print(f"summary -> {Path(args.out) / 'summary.json'}")
     if summary["written"] < args.count:
-        print(f"error: only {summary['written']} of {args.count} problems after "
-              f"{summary['candidates']} candidates", file=sys.stderr)
-        return 1
+        raise CommandError(f"only {summary['written']} of {args.count} problems after "
+                           f"{summary['candidates']} candidates")
     return 0
 
 

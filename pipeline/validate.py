@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.errors import CommandError
 from pipeline.expand import KO_MASTER
 from solver import ALGORITHMS, ProblemError, Solver, parse_problem
 from solver.board import color_letter
@@ -106,8 +107,7 @@ def validate(files: list[Path], sample: int, seed: int, algo: str, max_nodes: in
 def cmd_validate(args) -> int:
     folder = Path(args.dir)
     if not folder.is_dir():
-        print(f"error: {folder}: not a folder", file=sys.stderr)
-        return 1
+        raise CommandError(f"{folder}: not a folder")
     files = subproblem_files(folder)
     algo = args.algo or default_algorithm(folder)
     checks = validate(files, args.sample, args.seed, algo, args.max_nodes, progress=not args.no_progress)

@@ -20,6 +20,9 @@ import numpy as np
 from .jit import inline_kernel, kernel
 
 EMPTY, BLACK, WHITE, BORDER = 0, 1, 2, 3
+# SGF's letters for the two colours (PL[B], B[xy], AW...); every text output uses them too.
+_LETTER_OF_COLOR = {BLACK: "B", WHITE: "W"}
+_COLOR_OF_LETTER = {"B": BLACK, "W": WHITE}
 MAX_SIZE = 19
 ZOBRIST_SEED = 20171017
 
@@ -34,7 +37,13 @@ def opponent(color: int) -> int:
 
 
 def color_letter(color: int) -> str:
-    return "B" if color == BLACK else "W"
+    """``B`` or ``W``; a KeyError for anything but BLACK or WHITE."""
+    return _LETTER_OF_COLOR[color]
+
+
+def color_of_letter(letter: str) -> int:
+    """BLACK or WHITE for an upper-case ``B`` or ``W``; a KeyError for anything else."""
+    return _COLOR_OF_LETTER[letter]
 
 
 @functools.lru_cache(maxsize=None)

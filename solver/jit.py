@@ -4,8 +4,8 @@
 reference counting (NRT).  The search hands the board's arrays from one
 compiled function to the next on every node, and with reference counting on,
 every array passed, unpacked from a tuple or sliced into a row costs an atomic
-increment and decrement: on the reference problems those took about 70% of the
-search time (the same solves ran 3.3 times faster without them, node for node).
+increment and decrement, which took most of the search time (measured:
+RESULTS.md, "Solver: kernels without reference counting").
 
 The price is a rule: a kernel never allocates.  Every scratch array is made in
 Python, up front, and passed in; a compiled function that must allocate is an

@@ -4,7 +4,8 @@ The attacker may only play ataris on the block; the block's owner answers by
 extending at its last liberty or by capturing an attacker block next to it
 that is in atari (the only moves that can save a block in atari).  The block
 escapes when it reaches three liberties.  This is exact reading by playing the
-moves (:func:`ladder_node`), with two shortcuts from the seed's design:
+moves (:func:`ladder_node`), with two shortcuts (the diagonal scan and the
+Zobrist cache proposed for fast ladder checks in tactical planes):
 
 * the **diagonal scan** (:func:`diagonal_scan`): a ladder in its regular
   staircase whose path is empty up to the edge is captured there, which is

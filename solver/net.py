@@ -1,7 +1,6 @@
 """Nets (geta, lambda-2 reading): capture by a loose move that leaves no way out.
 
-Seed 002 asks whether nets are "the same detection" as ladders.  They are one
-order up: a net move is not an atari, but after it every answer of the block's
+Are nets "the same detection" as ladders?  They are one order up: a net move is not an atari, but after it every answer of the block's
 owner leaves a working ladder (:func:`solver.ladder.ladder_node`).  This
 module reads the one-move net on a block with two liberties, attacker to
 move:

@@ -1,4 +1,4 @@
-"""Problem SGF files: reading, validating and writing.
+"""Problem SGF files: reading and validating.
 
 A problem is one root node: ``SZ AB AW MA[target] PL[B|W]``, optional ``SQ[]``
 stubs (points where the attacker's stones close holes in the wall) and optional
@@ -14,9 +14,7 @@ from pathlib import Path
 import numpy as np
 from sgfmill import sgf
 
-from .board import BLACK, EMPTY, MAX_SIZE, WHITE, Board
-
-COLOR_OF = {"b": BLACK, "w": WHITE}
+from .board import BLACK, EMPTY, MAX_SIZE, WHITE, Board, color_of_letter
 
 
 class ProblemError(ValueError):
@@ -105,7 +103,7 @@ def problem_from_game(game: sgf.Sgf_game, source: str, require_to_play: bool = T
             raw = root.get_raw("PL").strip()
             if raw.lower() not in (b"b", b"w"):
                 raise ProblemError(source, f"PL[{raw.decode(errors='replace')}] must be B or W")
-            to_play = raw.lower().decode()
+            to_play = raw.upper().decode()
     except ValueError as exc:
         if isinstance(exc, ProblemError):
             raise
@@ -151,7 +149,7 @@ def problem_from_game(game: sgf.Sgf_game, source: str, require_to_play: bool = T
         size=size,
         stones=stones,
         target=target,
-        to_play=COLOR_OF[to_play] if to_play else None,
+        to_play=color_of_letter(to_play) if to_play else None,
         first_moves=tuple(first_moves),
         stubs=tuple(stub_points),
         properties={"GN": root.get("GN")} if root.has_property("GN") else {},

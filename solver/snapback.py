@@ -1,4 +1,4 @@
-"""Snapbacks, found atari-first as the seed proposes.
+"""Snapbacks, found atari-first: only blocks a throw-in puts in atari are candidates.
 
 A throw-in at ``t`` is a snapback when the stone (block) played there can be
 captured, and capturing it leaves the capturing block in atari, so the

@@ -160,7 +160,7 @@ LADDERS = [
         . . . . . . . . . . . . .
         . . . . . . . . . . . . .
     """, captured=True),
-    # The block of two in atari (the seed's example shape) extends up and
+    # The block of two in atari (the ladder document's example shape) extends up and
     # runs up and to the right on an empty board.
     Case("ladder-no-ladder-shape", "ladder", """
         . . . . . . . . .

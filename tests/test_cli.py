@@ -1,6 +1,8 @@
 """The `tsumego solve` contract that other tools rely on."""
 import json
 
+import pytest
+
 from pipeline.cli import main
 
 GOOD = (b"(;FF[4]SZ[9]PL[B]AB[da][db][dc][cc][bc][ac][ea][eb][ec][ed][dd][cd][bd][ad]"
@@ -71,13 +73,13 @@ def test_the_solve_all_bar_in_a_log_is_not_redrawn_at_every_poll(tmp_path, capsy
     import time
 
     from pipeline.progress import PolledBar
-    from pipeline.solve_all import Layout, _sides_bar
+    from pipeline.solve_all_pipeline import Layout, sides_bar
 
     monkeypatch.setattr(PolledBar, "POLL_SECONDS", 0.01)
     layout = Layout(str(tmp_path))
     (tmp_path / "partial").mkdir()
     problems = [(f"p{i}", f"p{i}.sgf") for i in range(3)]
-    with _sides_bar(layout, problems) as progress:
+    with sides_bar(layout, problems) as progress:
         for i, _ in enumerate(problems):
             for side in ("defender", "attacker"):
                 (tmp_path / "partial" / f"p{i}.{side}.sgf").write_text("(;)")
@@ -90,3 +92,25 @@ def test_the_solve_all_bar_in_a_log_is_not_redrawn_at_every_poll(tmp_path, capsy
     # the opening and the closing state (tens of polls happened in between)
     assert err.count("solve-all sides:") == 2
     assert "6/6" in err
+
+
+def test_a_command_that_cannot_go_on_prints_one_error_line_and_exits_with_its_code(tmp_path, capsys):
+    from pipeline.corpus_stats import BEGIN, END
+
+    readme = tmp_path / "README.md"
+    readme.write_text("no marker lines\n")
+    assert main(["corpus-stats", str(tmp_path), "--readme", str(readme)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"error: {readme}: the marker lines {BEGIN!r} and {END!r} are missing"]
+    assert readme.read_text() == "no marker lines\n"
+
+
+def test_every_command_carries_its_own_parser_for_option_errors(capsys):
+    from pipeline.cli import build_parser
+
+    args = build_parser().parse_args(["solve", "x.sgf"])
+    assert args.parser.prog.endswith(" solve")
+    with pytest.raises(SystemExit) as exited:
+        args.parser.error("a bad combination")
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1].endswith(" solve: error: a bad combination")

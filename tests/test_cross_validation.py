@@ -195,6 +195,15 @@ def test_crossval_names_a_folder_without_records_or_with_too_few_problems(tmp_pa
     assert "3 problems cannot fill 5 folds" in capsys.readouterr().err
 
 
+def test_a_fold_out_of_range_is_an_argument_error_before_any_reading(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["crossval", "--data", str(tmp_path / "none"), "--out", str(tmp_path / "cv"),
+              "--folds", "4", "--fold", "4"])
+    assert exited.value.code == 2
+    assert "tsumego crossval: error: --fold must be in 0..3" in capsys.readouterr().err
+    assert not (tmp_path / "cv").exists()
+
+
 def test_extra_train_takes_several_folders_after_one_flag_or_repeated():
     import argparse
 

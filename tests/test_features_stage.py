@@ -7,16 +7,18 @@ with both sides to move, labelled by the solver; plus three bad files.
 import json
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pipeline.cli import main
-from pipeline.features import SplitSettings, run_features
+from pipeline.features_pipeline import SplitSettings, run_features
 from pipeline.planes import plane_names
 from pipeline.formats.subproblem import Subproblem
 from pipeline.planes.windows import subproblem_windows
+from pipeline.symmetries import transform
 from solver import Solver, load_problem
 
 PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems" / "eye-shapes"
@@ -78,6 +80,37 @@ def read_records(out: Path) -> dict[str, tuple[str, dict]]:
             record = {k: v.numpy() for k, v in parse_example(serialized, len(plane_names())).items()}
             records[record["subproblem"].decode()] = (split, record)
     return records
+
+
+def _readable(path: Path):
+    """A file as the stage's Read step hands it to the Windows step."""
+    from apache_beam.io.filesystem import FileMetadata
+    from apache_beam.io.fileio import ReadableFile
+
+    return ReadableFile(FileMetadata(str(path), path.stat().st_size))
+
+
+def test_the_windows_step_keys_each_record_by_split_shard_and_bucket(stage):
+    import tensorflow as tf
+
+    from model.dataset import parse_example
+    from pipeline.features_pipeline import ToRecord, bucket_of, shard_of, split_of
+
+    root, subs, _ = stage
+    step = ToRecord(SETTINGS)
+    for name, sub in sorted(subs.items())[:6]:
+        ((key, (record_name, compressed)),) = step.process(_readable(root / "subproblems" / name))
+        split = split_of(sub.source, name, SETTINGS)
+        assert key == (split, shard_of(name, SETTINGS.shards(split)), bucket_of(name))
+        assert record_name == name
+        record = {k: v.numpy() for k, v in
+                  parse_example(tf.constant(zlib.decompress(compressed)), len(plane_names())).items()}
+        windows, moves = subproblem_windows(sub)
+        assert np.array_equal(record["planes"], windows) and record["move"].tolist() == moves
+        assert record["safe"] == int(sub.safe) and record["subproblem"].decode() == name
+    (dead,) = step.process(_readable(root / "subproblems" / "unlabelled.sgf"))
+    assert dead.tag == "dead"
+    assert json.loads(dead.value)["file"].endswith("unlabelled.sgf") and "TS" in json.loads(dead.value)["reason"]
 
 
 def test_counts_add_up_and_bad_files_go_to_the_dead_letters(stage):
@@ -185,22 +218,9 @@ def test_the_evaluation_reader_gives_the_first_window_and_its_labels(stage):
     assert seen == len(subs)
 
 
-def _symmetries(window: np.ndarray, move: int):
-    """The 8 images of a window and its move under rotations and transposition."""
-    target = np.zeros(121, np.uint8)
-    if move >= 0:
-        target[move] = 1
-    for k in range(4):
-        for flip in (False, True):
-            w = np.rot90(window, k, axes=(0, 1))
-            t = np.rot90(target.reshape(11, 11), k)
-            if flip:
-                w, t = np.swapaxes(w, 0, 1), t.T
-            yield w, (int(np.argmax(t)) if move >= 0 else -1)
-
-
 def test_the_training_reader_applies_one_symmetry_to_planes_and_move(stage):
     from model.dataset import make_dataset
+    from test_planes import window_move
 
     root, subs, _ = stage
     dataset = make_dataset(str(root / "out"), "train", batch_size=8, augment=True, shuffle=False, seed=5,
@@ -210,7 +230,8 @@ def test_the_training_reader_applies_one_symmetry_to_planes_and_move(stage):
         for i, name in enumerate(meta["subproblem"]):
             windows, moves = subproblem_windows(subs[name.decode()])
             move = int(targets["move"][i]) if meta["has_move"][i] else -1
-            images = [(w, m) for window, wm in zip(windows, moves) for w, m in _symmetries(window, wm)]
+            images = [(transform(window, s), window_move(wm, s)) for window, wm in zip(windows, moves)
+                      for s in range(8)]
             assert any(np.array_equal(x[i], w) and move == m for w, m in images), name
             transformed += not np.array_equal(x[i], windows[0])
     assert transformed > 0
@@ -230,14 +251,13 @@ def test_the_reader_symmetry_matches_the_board_symmetry(stage):
     sub = next(s for s in subs.values() if s.best_move is not None)
     windows, moves = subproblem_windows(sub)
     flat = tf.constant(windows.reshape(len(windows), 121, -1))
-    for k in range(4):
-        for flip in (False, True):
-            other_windows, other_moves = subproblem_windows(transformed(sub, k, flip))
-            turned, turned_moves = apply_symmetries(flat, tf.constant(moves, tf.int64),
-                                                    tf.fill([len(windows)], 2 * k + int(flip)))
-            for w, m in zip(turned.numpy().reshape(windows.shape), turned_moves.numpy()):
-                assert any(np.array_equal(w, o) and int(m) == om
-                           for o, om in zip(other_windows, other_moves)), (k, flip)
+    for symmetry in range(8):
+        other_windows, other_moves = subproblem_windows(transformed(sub, symmetry))
+        turned, turned_moves = apply_symmetries(flat, tf.constant(moves, tf.int64),
+                                                tf.fill([len(windows)], symmetry))
+        for w, m in zip(turned.numpy().reshape(windows.shape), turned_moves.numpy()):
+            assert any(np.array_equal(w, o) and int(m) == om
+                       for o, om in zip(other_windows, other_moves)), symmetry
 
 
 def test_show_prints_every_plane_and_a_bad_file_is_one_error_line(stage, capsys):
@@ -264,17 +284,17 @@ def test_the_command_reports_counts_and_rejects_a_missing_folder(stage, tmp_path
 
 
 def test_shards_that_hold_fewer_records_than_were_made_fail_the_run(stage, tmp_path, capsys, monkeypatch):
-    import pipeline.features as features_stage
+    import pipeline.features_pipeline as features_pipeline
 
     root, subs, _ = stage
-    counted = features_stage._counts
+    counted = features_pipeline.counts_of
 
     def one_more_made(result):
         counts = counted(result)
         counts["written_train"] += 1
         return counts
 
-    monkeypatch.setattr(features_stage, "_counts", one_more_made)
+    monkeypatch.setattr(features_pipeline, "counts_of", one_more_made)
     out = tmp_path / "out"
     assert main(["features", "--subproblems", str(root / "subproblems"), "--out", str(out)]) == 1
     assert "train records were made but the shards hold" in capsys.readouterr().err

@@ -6,6 +6,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.generate import Settings, canonical_key, generate
+from pipeline.symmetries import transform
 from solver import BLACK, EMPTY, Solver, load_problem
 
 COUNT = 6
@@ -85,9 +86,10 @@ def test_canonical_key_identifies_symmetric_and_colour_swapped_copies():
     block = stones == 2
     block[2, 2] = False
     key = canonical_key(stones, block, BLACK)
-    turned = np.rot90(stones).copy()
-    swapped = np.where(turned == EMPTY, EMPTY, 3 - turned).astype(np.int8)
-    assert canonical_key(swapped, np.rot90(block).copy(), 3 - BLACK) == key
+    for symmetry in range(8):
+        turned = transform(stones, symmetry)
+        swapped = np.where(turned == EMPTY, EMPTY, 3 - turned).astype(np.int8)
+        assert canonical_key(swapped, transform(block, symmetry), 3 - BLACK) == key
     assert canonical_key(stones, block, 3 - BLACK) != key
     moved = stones.copy()
     moved[2, 2], moved[3, 3] = EMPTY, 2
@@ -95,12 +97,24 @@ def test_canonical_key_identifies_symmetric_and_colour_swapped_copies():
 
 
 def test_bad_area_range_is_one_clear_error(tmp_path, capsys):
-    assert main(["generate", "--count", "1", "--seed", "1", "--out", str(tmp_path),
-                 "--min-area", "9", "--max-area", "5"]) == 2
-    assert "--min-area (9) <= --max-area (5)" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["generate", "--count", "1", "--seed", "1", "--out", str(tmp_path),
+              "--min-area", "9", "--max-area", "5"])
+    assert exited.value.code == 2
+    assert "tsumego generate: error: need 1 <= --min-area (9) <= --max-area (5)" in capsys.readouterr().err
     assert not list(tmp_path.iterdir())
 
 
 def test_a_negative_seed_is_one_clear_error(tmp_path, capsys):
-    assert main(["generate", "--count", "1", "--seed", "-3", "--out", str(tmp_path)]) == 2
-    assert "--seed and --count must not be negative" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["generate", "--count", "1", "--seed", "-3", "--out", str(tmp_path)])
+    assert exited.value.code == 2
+    assert "error: --seed and --count must not be negative" in capsys.readouterr().err
+
+
+def test_too_few_problems_is_an_error_after_the_summary(tmp_path, capsys):
+    assert main(["generate", "--count", "1", "--seed", "1", "--out", str(tmp_path),
+                 "--min-area", "1", "--max-area", "1"]) == 1
+    out, err = capsys.readouterr()
+    assert "summary ->" in out
+    assert err.strip().splitlines()[-1].startswith("error: only 0 of 1 problems after ")

@@ -100,7 +100,9 @@ def test_a_conv_network_learns_the_toy_set_and_packs_at_5_bits(tmp_path):
     assert spec["options"]["architecture"] == "conv" and spec["options"]["channels"] == 8
     assert spec["options"]["blocks"] == 2   # the conv depth when --blocks is not given
     assert spec["test_accuracy"] >= 0.97
-    assert main(["quantize", "--model", str(model_dir), "--table-schemes", "clip,round"]) == 2
+    with pytest.raises(SystemExit) as exited:
+        main(["quantize", "--model", str(model_dir), "--table-schemes", "clip,round"])
+    assert exited.value.code == 2
     assert main(["quantize", "--model", str(model_dir), "--scheme", "clip", "--table-schemes", "clip"]) == 0
     header, _ = read_packed(str(model_dir / "model-5bit.tsq"))
     assert header["architecture"] == "conv" and header["channels"] == 8 and header["format"] == 3
@@ -545,8 +547,10 @@ def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert code == 1
     assert err.strip().splitlines() == [f"error: {broken}: no MA[] property: the target group is not marked"]
-    assert main(["eval", "--model", str(tmp_path / "net.tsq"), "--picture", "board.jpg", files[0]]) == 2
-    assert "the name must end in .png or .svg" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["eval", "--model", str(tmp_path / "net.tsq"), "--picture", "board.jpg", files[0]])
+    assert exited.value.code == 2
+    assert "tsumego eval: error: --picture board.jpg: the name must end in .png or .svg" in capsys.readouterr().err
     rows = [json.loads(line) for line in out.splitlines()]
     assert [row["file"] for row in rows] == files
     for row, path in zip(rows, files):

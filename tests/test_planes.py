@@ -13,6 +13,7 @@ import pytest
 from pipeline.planes import GROUP_MODULES, PLANE_GROUPS, board_planes, group_named, plane_names
 from pipeline.formats.subproblem import Subproblem
 from pipeline.planes.windows import subproblem_windows
+from pipeline.symmetries import transform, transform_point
 from solver.board import BLACK, EMPTY, WHITE
 
 GLYPH = {".": EMPTY, "X": BLACK, "O": WHITE, "x": BLACK, "o": WHITE}
@@ -90,7 +91,7 @@ def test_a_group_from_a_module_not_in_the_list_is_refused():
         plane_group(["stray"])(stray)
 
 
-# -- the seed's planes --------------------------------------------------------------
+# -- dcnn-eval's planes (pipeline/planes/basic.py) ----------------------------------
 
 def test_side_to_move_planes_follow_the_attacker():
     white_target = position(TWO_EYES, to_play=BLACK)
@@ -376,26 +377,22 @@ def test_euler_planes_count_holes_with_the_edge_as_a_wall():
 
 # -- symmetries -----------------------------------------------------------------
 
-def transformed(sub: Subproblem, k: int, flip: bool) -> Subproblem:
-    """The subproblem rotated by k quarter turns (np.rot90), then transposed if ``flip``."""
-    def board(a):
-        a = np.rot90(a, k, axes=(0, 1))
-        return np.swapaxes(a, 0, 1) if flip else a
-
-    index = board(np.arange(sub.size * sub.size).reshape(sub.size, sub.size))
-
+def transformed(sub: Subproblem, symmetry: int) -> Subproblem:
+    """The subproblem under one of the 8 symmetries of ``pipeline.symmetries``."""
     def point(p):
-        if p is None:
-            return None
-        (y, x), = np.argwhere(index == p[1] * sub.size + p[0])
-        return int(x), int(y)
+        return None if p is None else transform_point(*p, symmetry, sub.size)
 
-    return Subproblem(size=sub.size, stones=np.ascontiguousarray(board(sub.stones)),
+    return Subproblem(size=sub.size, stones=transform(sub.stones, symmetry),
                       target=point(sub.target), to_play=sub.to_play, best_move=point(sub.best_move),
                       source=sub.source)
 
 
-SYMMETRIES = [(k, flip) for k in range(4) for flip in (False, True)]
+def window_move(move: int, symmetry: int) -> int:
+    """A window's move index (row * 11 + column; -1: none) under ``symmetry``."""
+    if move < 0:
+        return -1
+    x, y = transform_point(move % 11, move // 11, symmetry, 11)
+    return y * 11 + x
 
 
 def hand_made():
@@ -414,10 +411,9 @@ def test_planes_commute_with_the_eight_symmetries(shared_problems):
                           for p in shared_problems[:40]]
     for sub in subs:
         planes = board_planes(sub)
-        for k, flip in SYMMETRIES:
-            expected = np.rot90(planes, k, axes=(0, 1))
-            expected = np.swapaxes(expected, 0, 1) if flip else expected
-            assert np.array_equal(board_planes(transformed(sub, k, flip)), expected), (sub.source, k, flip)
+        for symmetry in range(8):
+            assert np.array_equal(board_planes(transformed(sub, symmetry)), transform(planes, symmetry)), \
+                (sub.source, symmetry)
 
 
 def test_planes_are_the_same_after_a_colour_swap(shared_problems):
@@ -431,21 +427,14 @@ def test_planes_are_the_same_after_a_colour_swap(shared_problems):
 def test_windows_and_moves_follow_the_symmetries():
     sub = hand_made()[2]
     windows, moves = subproblem_windows(sub)
-    for k, flip in SYMMETRIES:
-        other = transformed(sub, k, flip)
-        other_windows, other_moves = subproblem_windows(other)
+    for symmetry in range(8):
+        other_windows, other_moves = subproblem_windows(transformed(sub, symmetry))
         # Stones come in row-major order, which a symmetry permutes: match by content.
         for window, move in zip(windows, moves):
-            expected = np.rot90(window, k, axes=(0, 1))
-            expected = np.swapaxes(expected, 0, 1) if flip else expected
-            target = np.zeros(121, np.uint8)
-            if move >= 0:
-                target[move] = 1
-            target = np.rot90(target.reshape(11, 11), k)
-            target = target.T if flip else target
-            expected_move = int(np.argmax(target)) if move >= 0 else -1
+            expected = transform(window, symmetry)
+            expected_move = window_move(move, symmetry)
             assert any(np.array_equal(expected, w) and m == expected_move
-                       for w, m in zip(other_windows, other_moves)), (k, flip)
+                       for w, m in zip(other_windows, other_moves)), symmetry
 
 
 # -- windows ----------------------------------------------------------------------

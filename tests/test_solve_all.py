@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from pipeline.cli import main
-from pipeline.expand import NodeBudgetExceeded, expand_tree
+from pipeline.expand import NodeBudgetExceeded, TreeSettings, expand_tree
 from pipeline.formats.solution_tree import subproblems_of, tree_text
 from pipeline.formats.subproblem import load_subproblem
 from pipeline.validate import check_file
-from solver import Solver, load_problem, parse_problem
+from solver import DEFAULT_MAX_AREA, Solver, load_problem, parse_problem
 
 # Hand-made enclosed problems (White's group is the target, Black's wall is thick):
 # CORNER_NINE's status depends on who moves first, so both of its trees grow;
@@ -140,6 +140,78 @@ def test_a_solve_over_the_node_budget_abandons_the_tree():
     problem = parse_problem(CORNER_NINE.encode(), "nine", require_to_play=False)
     with pytest.raises(NodeBudgetExceeded, match="node budget of 3 nodes"):
         expand_tree(problem, problem.attacker, max_nodes=3)
+
+
+# -- the pipeline's steps, called one by one ---------------------------------
+
+RABBITY_SIX = OWN_PROBLEMS / "eye-shapes" / "rabbity-six-side-kill.sgf"
+STEP_SETTINGS = TreeSettings(max_depth=20, min_area=7, max_nodes=0, max_area=DEFAULT_MAX_AREA, algo="dfs")
+
+
+def test_plan_expand_and_finish_grow_a_problem_into_its_tree_file(tmp_path):
+    from pipeline.solve_all_pipeline import SIDES, Expand, Layout, Plan, finish
+
+    layout = Layout(str(tmp_path))
+    problem_id = "eye-shapes/rabbity-six-side-kill"
+    work = list(Plan(layout, STEP_SETTINGS).process((problem_id, str(RABBITY_SIX))))
+    # nothing grown yet: one work item per side, carrying the problem's bytes
+    assert [(pid, side, data) for pid, _, side, data in work] == [
+        (problem_id, side, RABBITY_SIX.read_bytes()) for side in SIDES]
+
+    grown = [out for item in work for out in Expand(layout, STEP_SETTINGS).process(item)]
+    problem = load_problem(RABBITY_SIX, require_to_play=False)
+    expected = {side: tree_text(expand_tree(problem, color, max_depth=20, min_area=7), problem_id).encode()
+                for side, color in zip(SIDES, (problem.attacker, problem.defender))}
+    assert grown == [(problem_id, (side, expected[side])) for side in SIDES]
+    for side in SIDES:   # each side is kept on disk until the tree file is written
+        assert Path(layout.partial(problem_id, side)).read_bytes() == expected[side]
+
+    # the sides come grouped in any order; the tree file has the attacker's first
+    (tree,) = finish((problem_id, [grown_side for _, grown_side in reversed(grown)]), layout)
+    assert tree == (problem_id, expected["attacker"] + expected["defender"])
+    assert Path(layout.tree(problem_id)).read_bytes() == tree[1]
+    assert not any(Path(layout.partial(problem_id, side)).exists() for side in SIDES)
+
+    # planned again, the problem is finished: its tree goes on as it is
+    (again,) = Plan(layout, STEP_SETTINGS).process((problem_id, str(RABBITY_SIX)))
+    assert (again.tag, again.value) == ("finished", tree)
+
+
+def test_plan_sends_an_unreadable_problem_to_the_dead_letters(tmp_path):
+    from pipeline.solve_all_pipeline import Layout, Plan
+
+    bad = tmp_path / "no-target.sgf"
+    bad.write_text(BAD_FILES["bad/no-target.sgf"])
+    (dead,) = Plan(Layout(str(tmp_path / "out")), STEP_SETTINGS).process(("no-target", str(bad)))
+    assert dead.tag == "dead"
+    assert dead.value["problem"] == "no-target" and dead.value["side"] is None
+    assert "MA" in dead.value["reason"]
+
+
+def test_replay_and_write_position_turn_a_tree_into_subproblem_files(tmp_path):
+    from pipeline.solve_all_pipeline import Layout, Replay, WritePosition
+
+    layout = Layout(str(tmp_path))
+    problem = load_problem(RABBITY_SIX, require_to_play=False)
+    data = tree_text(expand_tree(problem, problem.attacker, max_depth=20, min_area=7), "rabbity").encode()
+    expanded, *nodes = Replay(layout).process(("rabbity", data))
+    assert (expanded.tag, expanded.value) == ("expanded", "rabbity")
+    subs = list(subproblems_of(data))
+    assert len(nodes) == len(subs) > 1
+    assert [name for name, _ in nodes] == [sub.name() for sub in subs]
+
+    (tmp_path / "subproblems").mkdir()
+    stale = tmp_path / "subproblems" / "gone.sgf"
+    stale.write_text("(;)")
+    write = WritePosition(layout)
+    for (name, node), sub in zip(nodes, subs):
+        # the same position from two trees: the smaller (problem id, index) gives the file
+        other = (("zzz", 0), "(;other)", node[2], node[3])
+        assert list(write.process((name, {"nodes": [other, node], "on_disk": []}))) == [
+            (sub.available_moves, sub.safe, 2)]
+        assert load_subproblem(Path(layout.subproblem(name))).source == "rabbity"
+    assert list(write.process(("gone.sgf", {"nodes": [], "on_disk": [None]}))) == []
+    assert not stale.exists()
 
 
 # -- the pipeline's files --------------------------------------------------

@@ -1,13 +1,16 @@
-"""The verdict does not change under the 8 board symmetries nor a colour swap.
+"""The 8 board symmetries, and a verdict that does not change under them nor a colour swap.
 
 Positions are generated: a corner pocket of w×h points walled in by a two-line
 band of attacker stones (so the wall has liberties outside), with random
 stones of both colours inside and the target at the pocket's corner.
 """
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from pipeline.generate import DRAWN_SYMMETRY
+from pipeline.symmetries import SYMMETRIES, transform, transform_point, turn
 from solver import BLACK, WHITE, ProblemError, Solver
 from solver.problem import Problem, _check_legal
 
@@ -35,13 +38,6 @@ def pockets(draw):
     return stones, to_play
 
 
-def transforms(stones):
-    for k in range(4):
-        rotated = np.rot90(stones, k)
-        yield rotated
-        yield rotated.T
-
-
 def verdict(stones, to_play, target):
     problem = Problem("generated", SIZE, np.ascontiguousarray(stones), target, to_play)
     try:
@@ -52,21 +48,51 @@ def verdict(stones, to_play, target):
     return v.status
 
 
-def target_of(stones, marked):
-    y, x = np.argwhere(marked)[0]
-    return int(x), int(y)
-
-
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(pockets())
 def test_verdict_is_invariant_under_symmetries_and_colour_swap(case):
     stones, to_play = case
-    marker = np.zeros_like(stones)
-    marker[0, 0] = 1
     reference = verdict(stones, to_play, (0, 0))
     assume(reference not in (None, "unknown"))
-    for board, marked in zip(transforms(stones), transforms(marker)):
-        target = target_of(board, marked)
+    for symmetry in range(8):
+        board = transform(stones, symmetry)
+        target = transform_point(0, 0, symmetry, SIZE)
         assert verdict(board, to_play, target) == reference
         swapped = np.where(board > 0, 3 - board, 0).astype(np.int8)
         assert verdict(swapped, 3 - to_play, target) == reference
+
+
+@pytest.mark.parametrize("size", [5, 11, 13])
+def test_the_8_symmetries_are_the_turns_and_mirrors_of_the_square(size):
+    board = np.arange(size * size).reshape(size, size)
+    images = [transform(board, s) for s in range(8)]
+    assert np.array_equal(images[0], board)
+    assert np.array_equal(images[1], board.T)
+    assert np.array_equal(images[2], board[:, ::-1].T)          # a quarter turn, counterclockwise as printed
+    assert all(image.flags.c_contiguous for image in images)
+    assert len({image.tobytes() for image in images}) == 8
+    expected = {np.ascontiguousarray(f(np.rot90(board, k))).tobytes()
+                for k in range(4) for f in (lambda a: a, np.transpose)}
+    assert {image.tobytes() for image in images} == expected
+
+
+@pytest.mark.parametrize("size", [5, 13])
+def test_a_point_lands_where_its_stone_goes(size):
+    board = np.arange(size * size).reshape(size, size)
+    for s in range(8):
+        image = transform(board, s)
+        for y in range(size):
+            for x in range(size):
+                x2, y2 = transform_point(x, y, s, size)
+                assert image[y2, x2] == board[y, x], (s, x, y)
+
+
+def test_the_window_tables_are_the_board_symmetries():
+    windows = np.random.default_rng(0).integers(0, 9, (3, 11, 11, 2))
+    for s in range(8):
+        assert np.array_equal(turn(windows, s), np.stack([transform(w, s) for w in windows]))
+        assert np.array_equal(SYMMETRIES[s], transform(np.arange(121).reshape(11, 11), s).reshape(-1))
+
+
+def test_the_generator_draws_each_symmetry_once():
+    assert sorted(DRAWN_SYMMETRY) == list(range(8)) and DRAWN_SYMMETRY[0] == 0

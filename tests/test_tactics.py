@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pipeline.symmetries import transform, transform_point
 from solver.board import BLACK, EMPTY, WHITE
 from solver.ladder import ladder_captures
 from solver.net import net_captures
@@ -24,26 +25,12 @@ from tactics_positions import LADDERS, NETS, SNAPBACKS
 ALL_CASES = LADDERS + SNAPBACKS + NETS
 
 
-def symmetries(size: int):
-    """The eight board symmetries as (transform stones, transform a point)."""
-    index = np.arange(size * size).reshape(size, size)
-    for k in range(4):
-        for flip in (False, True):
-            def stones_of(a, k=k, flip=flip):
-                a = np.rot90(a, k)
-                return a.T.copy() if flip else a.copy()
-            moved = stones_of(index)
-            where = {int(moved[y, x]): (x, y) for y in range(size) for x in range(size)}
-
-            def point_of(p, where=where):
-                return None if p is None else where[p[1] * size + p[0]]
-            yield stones_of, point_of
-
-
 def oriented(case):
-    """(board, point transform) for each orientation of the case."""
-    for stones_of, point_of in symmetries(case.size):
-        yield board_from_stones(stones_of(case.stones())), point_of
+    """(board, point transform) for each of the 8 orientations of the case (``pipeline.symmetries``)."""
+    for symmetry in range(8):
+        def point_of(p, symmetry=symmetry):
+            return None if p is None else transform_point(*p, symmetry, case.size)
+        yield board_from_stones(transform(case.stones(), symmetry)), point_of
 
 
 def test_the_collection_covers_every_kind_of_case():

@@ -22,28 +22,28 @@ from typing import Iterator
 from sgfmill import sgf_grammar
 
 from pipeline.expand import Expansion, TreeNode
-from pipeline.formats.subproblem import LETTER, Subproblem, parse_subproblem
-from solver.board import Board
+from pipeline.formats.sgf_writer import collection, game_tree, node
+from pipeline.formats.subproblem import Subproblem, parse_subproblem
+from solver.board import Board, color_letter, color_of_letter
 from solver.problem import ProblemError, parse_sgf_point, sgf_point
 
-COLOR_OF_LETTER = {letter: color for color, letter in LETTER.items()}
+
+def _move_node(move: TreeNode) -> str:
+    """A move and the labels of the position it leads to (``PL`` and ``DS`` stay the root's)."""
+    return node([(color_letter(move.color), [sgf_point(*move.move)]),
+                 ("TS", [str(int(move.safe))]), ("AS", [str(move.available_moves)]),
+                 ("TR", [] if move.best_move is None else [sgf_point(*move.best_move)])])
 
 
-def _labels(node: TreeNode) -> str:
-    text = f"TS[{int(node.safe)}]AS[{node.available_moves}]"
-    if node.best_move is not None:
-        text += f"TR[{sgf_point(*node.best_move)}]"
-    return text
-
-
-def _variations(node: TreeNode) -> str:
-    """The moves below ``node``: one child continues the sequence, several branch."""
-    def sequence(child: TreeNode) -> str:
-        return f";{LETTER[child.color]}[{sgf_point(*child.move)}]{_labels(child)}{_variations(child)}"
-
-    if len(node.children) == 1:
-        return sequence(node.children[0])
-    return "".join(f"\n({sequence(child)})" for child in node.children)
+def _game_tree(first: str, position: TreeNode) -> str:
+    """The game tree from ``first``, the node of ``position``: one child continues the sequence,
+    several branch, each on its own line."""
+    nodes = [first]
+    while len(position.children) == 1:
+        position = position.children[0]
+        nodes.append(_move_node(position))
+    return game_tree(nodes, [_game_tree(_move_node(child), child) for child in position.children],
+                     line_per_variation=True)
 
 
 def tree_text(expansion: Expansion, problem_id: str) -> str:
@@ -53,8 +53,8 @@ def tree_text(expansion: Expansion, problem_id: str) -> str:
     head = Subproblem(size=problem.size, stones=problem.stones, target=problem.target,
                       to_play=expansion.to_play, safe=root.safe,
                       available_moves=root.available_moves, best_move=root.best_move,
-                      source=problem_id).to_sgf()
-    return head.rstrip().removesuffix(")") + _variations(root) + ")\n"
+                      source=problem_id).root_node()
+    return collection([_game_tree(head, root)])
 
 
 def _value(properties: dict, name: str, source: str) -> str:
@@ -83,7 +83,7 @@ def _walk(tree: sgf_grammar.Coarse_game_tree, board: Board, start: Subproblem,
         for properties in tree.sequence:
             letter = "B" if "B" in properties else "W"
             x, y = _point(properties, letter, board, source)
-            if board.play(x, y, COLOR_OF_LETTER[letter]) < 0:
+            if board.play(x, y, color_of_letter(letter)) < 0:
                 raise ProblemError(source, f"the tree move {letter}[{sgf_point(x, y)}] cannot be played")
             played += 1
             area = _value(properties, "AS", source)

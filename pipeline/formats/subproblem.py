@@ -1,17 +1,18 @@
 """Subproblem SGF files: the labelled positions ``solve-all`` writes.
 
-One root node per file, with the seed's annotations so the files stay
-interoperable with its tools::
+One root node per file, with the annotations of the original pipeline's
+subproblem files (``TS DS AS TR``) so the files stay interoperable with its
+tools::
 
     (;FF[4]GM[1]SZ[9]GN[source]PL[B]AB[..]AW[..]MA[xy]TS[1]DS[0]AS[7]TR[xy])
 
 ``TS`` is 1 when the target is safe with ``PL`` moving first, ``DS`` is 1 when
 ``PL`` is the defender, ``AS`` counts the available moves (empty points of the
 search area, the "size" of the reports) and ``TR`` is PL's winning move when PL
-wins with a move on the board.  The text is written by hand, in a fixed
-property order, so the same position always gives the same bytes; the file
-name is a hash of the position alone (not of ``GN``), so a position reached
-from two problems is one file.
+wins with a move on the board.  The text is written by
+:mod:`pipeline.formats.sgf_writer` in a fixed property order, so the same
+position always gives the same bytes; the file name is a hash of the position
+alone (not of ``GN``), so a position reached from two problems is one file.
 """
 from __future__ import annotations
 
@@ -21,10 +22,10 @@ from pathlib import Path
 
 import numpy as np
 
-from solver.board import BLACK, EMPTY, WHITE
+from pipeline.formats.sgf_writer import (Property, collection, escape_text, game_tree, node, properties_text,
+                                         stone_points)
+from solver.board import BLACK, EMPTY, WHITE, color_letter
 from solver.problem import ProblemError, parse_sgf_point, problem_from_game, read_sgf, sgf_point
-
-LETTER = {BLACK: "B", WHITE: "W"}
 
 
 @dataclass(frozen=True)
@@ -48,31 +49,30 @@ class Subproblem:
     def defender_first(self) -> bool:
         return self.to_play == self.defender
 
+    def _setup(self) -> list[Property]:
+        """Who moves first, the stones and the target: the position after ``SZ``."""
+        return [("PL", [color_letter(self.to_play)]), ("AB", stone_points(self.stones, BLACK)),
+                ("AW", stone_points(self.stones, WHITE)), ("MA", [sgf_point(*self.target)])]
+
     def position_text(self) -> str:
         """The position and who moves first: what the file name hashes."""
-        black = "".join(f"[{sgf_point(int(x), int(y))}]" for y, x in zip(*np.nonzero(self.stones == BLACK)))
-        white = "".join(f"[{sgf_point(int(x), int(y))}]" for y, x in zip(*np.nonzero(self.stones == WHITE)))
-        return (f"SZ[{self.size}]PL[{LETTER[self.to_play]}]"
-                + (f"AB{black}" if black else "") + (f"AW{white}" if white else "")
-                + f"MA[{sgf_point(*self.target)}]")
+        return properties_text([("SZ", [str(self.size)])] + self._setup())
 
     def name(self) -> str:
         """Content-hash file name (16 hex digits of SHA-256 of the position)."""
         return hashlib.sha256(self.position_text().encode()).hexdigest()[:16] + ".sgf"
 
+    def root_node(self) -> str:
+        """The file's one node, also the root of a solution tree (``pipeline.formats.solution_tree``)."""
+        labels = [("TS", [] if self.safe is None else [str(int(self.safe))]),
+                  ("DS", [str(int(self.defender_first))]),
+                  ("AS", [] if self.available_moves is None else [str(self.available_moves)]),
+                  ("TR", [] if self.best_move is None else [sgf_point(*self.best_move)])]
+        head = [("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(self.size)]), ("GN", [escape_text(self.source)])]
+        return node(head + self._setup() + labels)
+
     def to_sgf(self) -> str:
-        labels = ""
-        if self.safe is not None:
-            labels += f"TS[{int(self.safe)}]"
-        labels += f"DS[{int(self.defender_first)}]"
-        if self.available_moves is not None:
-            labels += f"AS[{self.available_moves}]"
-        if self.best_move is not None:
-            labels += f"TR[{sgf_point(*self.best_move)}]"
-        source = self.source.replace("\\", "\\\\").replace("]", "\\]")
-        position = self.position_text()
-        head, rest = position.split("PL[", 1)
-        return f"(;FF[4]GM[1]{head}GN[{source}]PL[{rest}{labels})\n"
+        return collection([game_tree([self.root_node()])])
 
 
 def parse_subproblem(data: bytes, source: str = "<sgf>") -> Subproblem:

@@ -1,7 +1,8 @@
-"""The seed's planes: who moves, whose stones, sure eyes, liberties, block sizes, the board.
+"""dcnn-eval's planes: who moves, whose stones, sure eyes, liberties, block sizes, the board.
 
-These are the planes the seed network was trained on (with the side to move
-split into two planes), so a model on these alone can be compared with it.
+These are the planes dcnn-eval, the original pipeline's network, was trained
+on (with the side to move split into two planes), so a model on these alone
+can be compared with it.
 """
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ NAKADE_SIZES = (3, 6)
 
 @plane_group(["ally_can_be_eye", "enemy_can_be_eye"])
 def eye_candidates(view: BoardView) -> np.ndarray:
-    """Empty points with no orthogonal neighbour of the other side (the seed's definition)."""
+    """Empty points with no orthogonal neighbour of the other side (the original pipeline's definition)."""
     padded = view.padded
     planes = np.empty((view.size, view.size, 2), dtype=bool)
     empty = view.empty

@@ -1,7 +1,7 @@
 """Tactical planes: what the ladder, snapback and net readers find on the whole board.
 
 A network of limited depth cannot read a ladder across the board, which is
-why seed 000 builds a ladder detector into one; here the solver's readers
+why some Go networks have a ladder detector built in; here the solver's readers
 (:mod:`solver.tactics`) read every block once and hand the answers over as
 planes.  They are the same for both sides' blocks, so a position and its
 colour-swapped twin get the same planes, like the other groups:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from pipeline.planes import board_planes, plane_names
-from solver.board import BLACK, EMPTY, WHITE
+from solver.board import BLACK, EMPTY, WHITE, color_letter
 from solver.problem import sgf_point
 
 COLUMNS_PER_ROW = 4   # planes printed side by side
@@ -30,11 +30,11 @@ def _plane_glyph(value: int) -> str:
 
 def planes_text(sub) -> str:
     """The position and its planes; ``sub`` is a :class:`pipeline.formats.subproblem.Subproblem`."""
-    letter = {BLACK: "B", WHITE: "W"}
     tx, ty = sub.target
     defender = int(sub.stones[ty, tx])
-    labels = [f"{letter[sub.to_play]} to play ({'defender' if sub.to_play == defender else 'attacker'} first)",
-              f"target {sgf_point(tx, ty)} ({letter[defender]})"]
+    first = "defender" if sub.to_play == defender else "attacker"
+    labels = [f"{color_letter(sub.to_play)} to play ({first} first)",
+              f"target {sgf_point(tx, ty)} ({color_letter(defender)})"]
     if sub.safe is not None:
         labels.append(f"TS[{int(sub.safe)}]")
     if sub.available_moves is not None:

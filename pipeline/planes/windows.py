@@ -1,7 +1,7 @@
 """Cut the whole-board planes into 11×11 windows, one centred on each target stone.
 
-The network sees a fixed 11×11 window whatever the board size, as in the
-seed; a record keeps one window per stone of the target block so training
+The network sees a fixed 11×11 window whatever the board size, as dcnn-eval
+(the original pipeline's network) did; a record keeps one window per stone of the target block so training
 can pick any of them.  Past the board edge a window is zero in every plane,
 the ``ones`` plane included, which is how the network sees the edge.
 """

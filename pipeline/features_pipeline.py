@@ -1,0 +1,303 @@
+"""The Beam pipeline of ``tsumego features``: subproblem SGF files in, sharded ZLIB TFRecords out.
+
+This module imports Beam at the top; the command (:mod:`pipeline.features`)
+imports it only when the stage runs, so that the ``tsumego`` command line
+starts without Beam.  Its steps are classes and functions at module level,
+where a test can build one and call it on real input.
+
+The same input gives byte-identical output: each record's shard and, within
+it, its bucket are hashes of its name; a bucket's records are grouped, sorted
+by name and written to a part file (:func:`write_part`); a shard is its parts
+joined in bucket order (:class:`JoinParts`), and all shards exist even when
+empty.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin from
+a random start and keeps no order inside a shard, so it cannot promise that.)
+Buckets keep every group small: grouping a whole shard at once (hundreds of
+MB a key) lost records in Beam's multi-processing runner.  The shards are
+counted as they are joined and the run fails, saying so, if they hold other
+than the records made.  Shards are written through TensorFlow's ZLIB
+``TFRecordWriter``, which is what ``TFRecordDataset(...,
+compression_type="ZLIB")`` reads.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import struct
+import tempfile
+import zlib
+from dataclasses import dataclass
+from pathlib import PurePath
+
+import apache_beam as beam
+from apache_beam.io import fileio
+from apache_beam.io.filesystems import FileSystems
+from apache_beam.metrics import Metrics
+
+from pipeline.beam import running, storage
+from pipeline.formats.records import SPEC_FILE, SPLITS, example_bytes, write_spec
+from pipeline.formats.subproblem import parse_subproblem
+from pipeline.planes import plane_names
+from pipeline.planes.windows import subproblem_windows
+from pipeline.progress import PolledBar, WorkerTally, tally_of
+
+DEAD_LETTER_FILE = "dead-letter.jsonl"
+COUNTER_NAMESPACE = "features"
+# Every counter of the stage, in the order features.json lists the counts.
+COUNTER_NAMES = ("read", "written_train", "written_test", "rejected", "in_shards_train", "in_shards_test")
+# Records of a shard are grouped in this many buckets (a few MB each at a million records).
+BUCKETS = 64
+PART_MARK = ".part-"
+
+
+@dataclass(frozen=True)
+class SplitSettings:
+    """Which split and shard each record goes to; recorded in ``features.json``."""
+
+    by: str = "problem"            # "problem" or "random"
+    test_fraction: float = 0.1
+    seed: int = 0
+    train_shards: int = 8
+    test_shards: int = 1
+
+    def shards(self, split: str) -> int:
+        return self.train_shards if split == "train" else self.test_shards
+
+
+def _unit_hash(text: str) -> float:
+    """A stable number in [0, 1) for a string (the same on every machine and run)."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") / 2.0 ** 64
+
+
+def split_of(problem: str, name: str, settings: SplitSettings) -> str:
+    key = problem if settings.by == "problem" else name
+    return "test" if _unit_hash(f"{settings.seed}/{key}") < settings.test_fraction else "train"
+
+
+def shard_of(name: str, shards: int) -> int:
+    return int(_unit_hash(f"shard/{name}") * shards)
+
+
+def bucket_of(name: str) -> int:
+    return int(_unit_hash(f"bucket/{name}") * BUCKETS)
+
+
+def shard_path(out: str, split: str, shard: int, shards: int) -> str:
+    return os.path.join(out, f"{split}-{shard:05d}-of-{shards:05d}.tfrecord.gz")
+
+
+def part_path(out: str, split: str, shard: int, shards: int, bucket: int) -> str:
+    """A bucket's records before they join their shard: zlib-compressed examples, each after its uint32 length."""
+    return f"{shard_path(out, split, shard, shards)}{PART_MARK}{bucket:05d}"
+
+
+class RejectedSubproblem(ValueError):
+    """A subproblem file that cannot become a record, with the reason."""
+
+
+class LostRecords(RuntimeError):
+    """The shards do not hold the records the stage made."""
+
+
+def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int, str, bytes]:
+    """``(split, shard, name, serialised example)`` for one subproblem file.
+
+    Raises :class:`RejectedSubproblem` (or ``ProblemError``) naming the reason.
+    """
+    sub = parse_subproblem(data, path)
+    if sub.safe is None:
+        raise RejectedSubproblem("no TS[] label: whether the target is safe is not given")
+    if sub.available_moves is None:
+        raise RejectedSubproblem("no AS[] label: the number of available moves is not given")
+    windows, moves = subproblem_windows(sub)
+    name = PurePath(path).name
+    problem = sub.source or name
+    split = split_of(problem, name, settings)
+    shard = shard_of(name, settings.shards(split))
+    return split, shard, name, example_bytes(
+        windows, safe=int(sub.safe), moves=moves, available_moves=sub.available_moves,
+        defender_first=int(sub.defender_first), problem=problem, subproblem=name)
+
+
+def _reason(exc: Exception) -> str:
+    return getattr(exc, "reason", None) or str(exc)
+
+
+class ToRecord(beam.DoFn):
+    """A matched subproblem file in; out, keyed by (split, shard, bucket), its (name, compressed
+    example), or a tagged ``dead`` letter (a JSON line) when it cannot become a record.
+
+    With ``tally_folder`` (a local folder) each worker keeps there the count of
+    files it has read, for a progress bar (:class:`pipeline.progress.WorkerTally`).
+    """
+
+    def __init__(self, settings: SplitSettings, tally_folder: str | None = None):
+        self.settings = settings
+        self.tally_folder = tally_folder
+        self.read = Metrics.counter(COUNTER_NAMESPACE, "read")
+        self.rejected = Metrics.counter(COUNTER_NAMESPACE, "rejected")
+        self.written = {split: Metrics.counter(COUNTER_NAMESPACE, f"written_{split}") for split in SPLITS}
+        self.tally = None
+
+    def setup(self):
+        if self.tally_folder is not None:
+            self.tally = WorkerTally(self.tally_folder)
+
+    def finish_bundle(self):
+        if self.tally is not None:
+            self.tally.flush()
+
+    def process(self, readable):
+        path = readable.metadata.path
+        self.read.inc()
+        if self.tally is not None:
+            self.tally.add()
+        try:
+            split, shard, name, example = record_of(path, readable.read(), self.settings)
+        except (ValueError, OSError) as exc:   # ProblemError and RejectedSubproblem are ValueErrors
+            self.rejected.inc()
+            yield beam.pvalue.TaggedOutput("dead", json.dumps({"file": path, "reason": _reason(exc)},
+                                                              sort_keys=True))
+            return
+        self.written[split].inc()
+        # Windows are mostly zeros: compressed, a record is ~35 times
+        # smaller while the shuffle into shards holds it.
+        yield (split, shard, bucket_of(name)), (name, zlib.compress(example, 1))
+
+
+def write_part(keyed, out: str, settings: SplitSettings):
+    """One bucket's records, sorted by name, into its part file; returns (shard key, (bucket, count))."""
+    (split, shard, bucket), records = keyed
+    records = sorted(records)
+    with FileSystems.create(part_path(out, split, shard, settings.shards(split), bucket)) as f:
+        for _, compressed in records:
+            f.write(struct.pack("<I", len(compressed)) + compressed)
+    return (split, shard), (bucket, len(records))
+
+
+class JoinParts(beam.DoFn):
+    """A shard from its parts in bucket order; counts what it writes."""
+
+    def __init__(self, out: str, settings: SplitSettings):
+        self.out = out
+        self.settings = settings
+        self.in_shards = {split: Metrics.counter(COUNTER_NAMESPACE, f"in_shards_{split}")
+                          for split in SPLITS}
+
+    def process(self, keyed):
+        import tensorflow as tf   # loaded by the workers that write shards, not by those computing windows
+
+        (split, shard), parts = keyed
+        shards = self.settings.shards(split)
+        options = tf.io.TFRecordOptions(compression_type="ZLIB")
+        with tf.io.TFRecordWriter(shard_path(self.out, split, shard, shards), options) as writer:
+            for bucket, count in sorted(part for part in parts if part is not None):
+                with FileSystems.open(part_path(self.out, split, shard, shards, bucket)) as f:
+                    data = f.read()
+                offset = 0
+                for _ in range(count):
+                    (length,) = struct.unpack_from("<I", data, offset)
+                    writer.write(zlib.decompress(data[offset + 4:offset + 4 + length]))
+                    offset += 4 + length
+                if offset != len(data):
+                    raise RuntimeError(f"part file of {split} shard {shard}, bucket {bucket}: "
+                                       f"{len(data) - offset} bytes after its {count} records")
+                self.in_shards[split].inc(count)
+
+
+def write_dead_letters(lines: list[str], out: str) -> None:
+    with FileSystems.create(os.path.join(out, DEAD_LETTER_FILE)) as f:
+        f.write("".join(line + "\n" for line in sorted(lines)).encode())
+
+
+def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings,
+                   tally_folder: str | None = None) -> None:
+    """Add the stage to a Beam pipeline: SGF files in, shards and dead letters out.
+
+    ``tally_folder``: where the workers count the files they read (see :class:`ToRecord`).
+    """
+    results = (pipeline
+               | "Match" >> fileio.MatchFiles(os.path.join(subproblems, "*.sgf"))
+               # The matches come out of one glob in one bundle: spread them over the workers.
+               | "Spread" >> beam.Reshuffle()
+               | "Read" >> fileio.ReadMatches()
+               | "Windows" >> beam.ParDo(ToRecord(settings, tally_folder)).with_outputs(
+                   "dead", main="records"))
+    every_shard = [((split, shard), None) for split in SPLITS for shard in range(settings.shards(split))]
+    parts = (results.records
+             | "ByBucket" >> beam.GroupByKey()
+             | "WriteParts" >> beam.Map(write_part, out, settings))
+    ((parts, pipeline | "EveryShard" >> beam.Create(every_shard))
+     | "Flatten" >> beam.Flatten()
+     | "ByShard" >> beam.GroupByKey()
+     | "JoinParts" >> beam.ParDo(JoinParts(out, settings)))
+    (results.dead
+     | "AllDead" >> beam.combiners.ToList()
+     | "WriteDeadLetters" >> beam.Map(write_dead_letters, out))
+
+
+def counts_of(result) -> dict[str, int]:
+    """The stage's counters once the run is over (every one of :data:`COUNTER_NAMES`)."""
+    return running.counters(result, COUNTER_NAMESPACE, COUNTER_NAMES)
+
+
+def _delete_matching(out: str, pattern: str) -> None:
+    matched = FileSystems.match([os.path.join(out, pattern)])[0].metadata_list
+    if matched:
+        FileSystems.delete([m.path for m in matched])
+
+
+def _clear_old_shards(out: str) -> None:
+    """Shards and parts of an earlier run (maybe with other shard counts) would mix with this one's."""
+    _delete_matching(out, SPEC_FILE)
+    for split in SPLITS:
+        _delete_matching(out, f"{split}-*.tfrecord.gz")
+        _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
+
+
+def _count_sgf_files(folder: str) -> int:
+    return sum(1 for entry in os.scandir(folder) if entry.name.endswith(".sgf") and entry.is_file())
+
+
+def run_features(subproblems: str, out: str, settings: SplitSettings, beam_options=(),
+                 progress: bool = False) -> dict:
+    """Run the stage and write ``features.json``; returns the counts.
+
+    ``progress`` draws a bar of the files read when the run is local (a
+    Direct runner, local folders); the shards are written after the last.
+    Raises :class:`LostRecords` when the shards do not hold every record made.
+    """
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    if not storage.is_remote(out):
+        os.makedirs(out, exist_ok=True)
+    _clear_old_shards(out)
+    pipeline = running.new_pipeline(beam_options)
+    local = running.runs_locally(pipeline, subproblems)
+    tally_folder = tempfile.mkdtemp(prefix="features-tally-") if progress and local else None
+    build_pipeline(pipeline, subproblems, out, settings, tally_folder)
+    bar = None
+    if tally_folder is not None:
+        bar = PolledBar(lambda: tally_of(tally_folder), _count_sgf_files(subproblems),
+                        desc="features: files read", unit="file")
+    try:
+        result = running.run_to_end(pipeline, bar)
+    finally:
+        if tally_folder is not None:
+            shutil.rmtree(tally_folder, ignore_errors=True)
+    for split in SPLITS:
+        _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
+    counts = counts_of(result)
+    for split in SPLITS:
+        made, kept = counts[f"written_{split}"], counts.pop(f"in_shards_{split}")
+        if made != kept:
+            raise LostRecords(f"{out}: {made} {split} records were made but the shards hold {kept}")
+    write_spec(out, plane_names(), counts, split=settings.by, test_fraction=settings.test_fraction,
+               seed=settings.seed, shards={"train": settings.train_shards, "test": settings.test_shards},
+               source=os.path.basename(os.path.normpath(subproblems)))
+    return counts
+
+
+def read_dead_letters(out: str) -> list[dict]:
+    with FileSystems.open(os.path.join(out, DEAD_LETTER_FILE)) as f:
+        return [json.loads(line) for line in f.read().decode().splitlines()]
