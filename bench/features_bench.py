@@ -14,7 +14,7 @@ Prints, as the median over ``--repeats`` passes of CPU time of this process
 
 - SGF parsing (``parse_subproblem``), which the stage pays once per file;
 - the planes of the original dcnn-eval network cut into windows
-  (``subproblem_windows`` with the groups of ``pipeline.planes.basic``; "seed
+  (``subproblem_windows`` with the groups of ``pipeline.planes.basic``; "dcnn-eval
   planes" in the output), the target being 5,000 subproblems/s/core;
 - all planes cut into windows, and serialising the record (``example_bytes``);
 - the cost of each part alone: the board analysis (``board_view``), each plane
@@ -115,12 +115,12 @@ def measure(args) -> int:
         raise CommandError("no subproblems to measure")
     print(f"{len(subs)} {origin}")
 
-    seed = [g for g in PLANE_GROUPS if g.module == DCNN_EVAL_PLANES_MODULE]
-    seed_planes = sum(len(g.planes) for g in seed)
+    base_groups = [g for g in PLANE_GROUPS if g.module == DCNN_EVAL_PLANES_MODULE]
+    base_planes = sum(len(g.planes) for g in base_groups)
     all_planes = sum(len(g.planes) for g in PLANE_GROUPS)
     rows = [("parse SGF (parse_subproblem)", per_second(lambda d: parse_subproblem(*d), data, args.repeats))]
-    seed_rate = per_second(lambda s: subproblem_windows(s, seed), subs, args.repeats)
-    rows.append((f"seed planes + windows ({seed_planes} planes)", seed_rate))
+    base_rate = per_second(lambda s: subproblem_windows(s, base_groups), subs, args.repeats)
+    rows.append((f"dcnn-eval planes + windows ({base_planes} planes)", base_rate))
     rows.append((f"all planes + windows ({all_planes} planes)",
                  per_second(subproblem_windows, subs, args.repeats)))
 
@@ -134,8 +134,8 @@ def measure(args) -> int:
     print(f"\n{'per subproblem, one core':48s} {'per second':>12s} {'µs each':>9s}")
     for label, rate in rows:
         print(f"{label:48s} {rate:12,.0f} {1e6 / rate:9.1f}")
-    verdict = "meets" if seed_rate >= TARGET_PER_SECOND else "MISSES"
-    print(f"seed planes + windows {verdict} the target of {TARGET_PER_SECOND:,}/s/core")
+    verdict = "meets" if base_rate >= TARGET_PER_SECOND else "MISSES"
+    print(f"dcnn-eval planes + windows {verdict} the target of {TARGET_PER_SECOND:,}/s/core")
 
     views = [board_view(s) for s in subs]
     parts = [("board analysis (board_view)", per_second(board_view, subs, args.repeats))]
@@ -150,7 +150,8 @@ def measure(args) -> int:
                   per_second(lambda v: board_planes(replace(v, region_cache={}), []), views, args.repeats)))
     cuts = [(board_planes(v), *np.nonzero(v.target)) for v in views]
     parts.append((f"windowing ({all_planes} planes)", per_second(lambda c: cut_windows(*c), cuts, args.repeats)))
-    print(f"\n{'cost of each part (* added to the seed)':48s} {'per second':>12s} {'µs each':>9s}")
+    heading = "cost of each part (* added to dcnn-eval's planes)"
+    print(f"\n{heading:48s} {'per second':>12s} {'µs each':>9s}")
     for label, rate in parts:
         print(f"{label:48s} {rate:12,.0f} {1e6 / rate:9.1f}")
     print("each group's row includes the copy and registry overhead")

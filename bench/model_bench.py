@@ -107,7 +107,7 @@ def main(argv=None) -> int:
     print(*markdown_table(["batch", "numpy boards/s", "Keras predict boards/s", "Keras call boards/s"],
                           rows, align="rrrr"), sep="\n")
     print()
-    print(f"(the seed's JavaScript evaluator: {DCNN_EVAL_BOARDS_PER_SECOND} boards/s)")
+    print(f"(dcnn-eval's JavaScript evaluator: {DCNN_EVAL_BOARDS_PER_SECOND} boards/s)")
     return 0
 
 

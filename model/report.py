@@ -173,7 +173,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         [["float32", f"{float_accuracy:.4f}", *float_symmetric, sizes["float"]],
          [f"{bits}-bit (`{os.path.basename(packed)}`{f', {scheme} ranges' if scheme else ''})",
           f"{packed_accuracy:.4f}", *packed_symmetric, sizes["packed"]],
-         ["the seed's best (its own random split)", f"{DCNN_EVAL_ACCURACY:.4f}",
+         ["dcnn-eval (its own random split)", f"{DCNN_EVAL_ACCURACY:.4f}",
           *([""] if symmetries else []), ""]])
     moves = predictions.has_move.sum()
     move_accuracy = 1 - predictions.wrong_moves("float").sum() / moves if moves else float("nan")

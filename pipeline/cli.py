@@ -26,10 +26,10 @@ import argparse
 import json
 import sys
 
-from solver import ALGORITHMS, DEFAULT_MAX_AREA, KO_MASTERS, ProblemError, Solver, load_problem
 from model import cross_validation, evaluate, quantize, report, train
 from pipeline import corpus_stats, features, generate, solve_all, validate
 from pipeline.errors import CommandError
+from solver import ALGORITHMS, DEFAULT_MAX_AREA, KO_MASTERS, ProblemError, Solver, load_problem
 from solver.board import color_letter
 
 # One module per subcommand (or per group of closely related subcommands), in help order.

@@ -2,9 +2,9 @@
 
 The table is the original pipeline's ``npm run stats`` (tsumego.js): how
 many distinct positions have a safe or an unsafe target, per ``AS`` (empty
-points of the search area).  Above
-it go the problem counts (read = expanded + rejected) and how many tree nodes
-were duplicates of a position already counted.  :class:`StatsAccumulator` is
+points of the search area), as a markdown table.  Above it go the problem
+counts (read = expanded + rejected) and how many tree nodes were duplicates
+of a position already counted.  :class:`StatsAccumulator` is
 built one position at a time and merged across workers, so a Beam
 ``CombineFn`` can wrap it; :func:`to_json` and :func:`to_markdown` render it
 the same way on every run.
@@ -14,6 +14,8 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+
+from pipeline.markdown import markdown_table
 
 
 @dataclass
@@ -72,10 +74,8 @@ def to_markdown(report: dict) -> str:
         f"Subproblems: {s['distinct']} distinct positions ({s['safe']} safe, {s['unsafe']} unsafe) "
         f"from {s['tree_nodes']} tree nodes ({s['duplicates']} duplicates).",
         "",
-        # Fixed-width columns, not pipeline.markdown's table: stats.md keeps the
-        # layout it has always had, so files of old and new runs compare.
-        "size |    safe |  unsafe",
-        "---- | ------- | -------",
     ]
-    lines += [f"{row['area']:>4} | {row['safe']:>7} | {row['unsafe']:>7}" for row in report["by_area"]]
+    lines += markdown_table(["size", "safe", "unsafe"],
+                            [(row["area"], row["safe"], row["unsafe"]) for row in report["by_area"]],
+                            align="rrr")
     return "\n".join(lines) + "\n"

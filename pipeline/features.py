@@ -52,7 +52,7 @@ def cmd_features(args) -> int:
     if args.show:
         return _show(args.show)
     if not args.subproblems or not args.out:
-        raise CommandError("features needs --subproblems DIR and --out DIR (or --show FILE.sgf)", code=2)
+        args.parser.error("--subproblems DIR and --out DIR are needed (or --show FILE.sgf)")
 
     # Beam is loaded from here on: --show and a missing argument do without it.
     from pipeline.beam import storage
@@ -61,7 +61,7 @@ def cmd_features(args) -> int:
     if not storage.is_remote(args.subproblems) and not os.path.isdir(args.subproblems):
         raise CommandError(f"{args.subproblems}: not a folder of subproblem SGF files")
     if not 0 <= args.test_fraction <= 1 or args.train_shards < 1 or args.test_shards < 1:
-        raise CommandError("need 0 <= --test-fraction <= 1 and at least one shard per split", code=2)
+        args.parser.error("need 0 <= --test-fraction <= 1 and at least one shard per split")
     settings = SplitSettings(by=args.split, test_fraction=args.test_fraction, seed=args.seed,
                              train_shards=args.train_shards, test_shards=args.test_shards)
     try:

@@ -16,8 +16,9 @@ def markdown_table(header: Sequence, rows: Iterable[Sequence], align: str | None
     the first column is left-aligned and the others right-aligned.
     """
     align = align or "l" + "r" * (len(header) - 1)
-    if len(align) != len(header):
-        raise ValueError(f"align {align!r} has {len(align)} columns, the header {len(header)}")
+    if set(align) - {"l", "r"} or len(align) != len(header):
+        raise ValueError(f"align {align!r}: one letter l or r a column, and the header has "
+                         f"{len(header)}")
     rule = "|" + "".join("---|" if a == "l" else "---:|" for a in align)
     lines = [_row(header), rule]
     for row in rows:

@@ -46,7 +46,7 @@ def cmd_solve_all(args) -> int:
     from pipeline.solve_all_pipeline import Layout, record_settings, run_solve_all
 
     if args.max_depth < 0 or args.min_area < 0 or args.max_nodes < 0:
-        raise CommandError("--max-depth, --min-area and --max-nodes must not be negative", code=2)
+        args.parser.error("--max-depth, --min-area and --max-nodes must not be negative")
     if not storage.is_remote(args.problems) and not os.path.isdir(args.problems):
         raise CommandError(f"{args.problems}: not a folder of problem SGF files")
     settings = TreeSettings(max_depth=args.max_depth, min_area=args.min_area, max_nodes=args.max_nodes,

@@ -44,5 +44,7 @@ def test_a_row_of_the_wrong_width_is_refused():
 
 
 def test_an_align_of_the_wrong_width_is_refused():
-    with pytest.raises(ValueError, match="align 'lr' has 2 columns, the header 3"):
+    with pytest.raises(ValueError, match="align 'lr': one letter l or r a column, and the header has 3"):
         markdown_table(["a", "b", "c"], [], align="lr")
+    with pytest.raises(ValueError, match="align 'lc'"):
+        markdown_table(["a", "b"], [], align="lc")

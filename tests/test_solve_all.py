@@ -238,7 +238,9 @@ def test_outputs_one_file_per_distinct_position_and_counts_duplicates(run):
         assert kept.safe == sub.safe
     table = sum(row["safe"] + row["unsafe"] for row in stats["by_area"])
     assert table == len(names)
-    assert "size |    safe |  unsafe" in (out / "stats.md").read_text()
+    text = (out / "stats.md").read_text()
+    rows = [f"| {row['area']} | {row['safe']} | {row['unsafe']} |" for row in stats["by_area"]]
+    assert "| size | safe | unsafe |\n|---:|---:|---:|\n" + "\n".join(rows) + "\n" in text
 
 
 def test_bad_problems_go_to_the_dead_letter_file_and_the_counts_add_up(run):
