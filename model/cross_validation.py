@@ -40,6 +40,7 @@ from model.network import options_in_use
 from model.train import MODEL_SPEC, add_training_arguments, chosen_planes, network_options
 from pipeline.errors import CommandError
 from pipeline.markdown import markdown_table
+from pipeline.paths import check_output_folder
 
 RESULT_FILE = "result.json"
 SUMMARY_FILE = "crossval"   # .md and .json
@@ -61,7 +62,7 @@ def register(commands) -> None:
                         help="score the networks an earlier run left in the folds' folders again "
                              "(e.g. with --symmetries) instead of training")
     add_training_arguments(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, on_interrupt="the folds finished are kept; --fold K runs the others")
 
 
 def fold_path(out: str, fold: int) -> str:
@@ -71,16 +72,22 @@ def fold_path(out: str, fold: int) -> str:
 def run(args) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     from model.dataset import extra_records
-    from pipeline.formats.records import read_spec
+    from model.shards import UnreadableShard, check_shards
+    from pipeline.formats.records import SPLITS, read_spec
 
     chosen = args.fold if args.fold else list(range(args.folds))
     if any(not 0 <= fold < args.folds for fold in chosen):
         args.parser.error(f"--fold must be in 0..{args.folds - 1}")
+    check_output_folder(args.out)
     try:
         spec = read_spec(args.data)
         planes = chosen_planes(spec["planes"], args.without)
     except (OSError, ValueError, KeyError) as exc:
         raise CommandError(f"{args.data}: {exc}") from exc
+    try:
+        check_shards(args.data, SPLITS, spec)
+    except UnreadableShard as exc:
+        raise CommandError(str(exc)) from exc
     os.makedirs(args.out, exist_ok=True)
     written = {name: count for name, count in spec.get("counts", {}).items() if name.startswith("written")}
     try:
@@ -91,6 +98,8 @@ def run(args) -> int:
     extra = tuple(args.extra_train)
     try:
         extra_found = extra_records(args.data, extra)
+        for folder, _, _ in extra_found:
+            check_shards(folder, SPLITS, read_spec(folder))
         overlap = None if args.rescore else extra_problem_overlap(extra, counts)
     except (OSError, ValueError) as exc:
         raise CommandError(str(exc)) from exc

@@ -1,6 +1,6 @@
 """``tsumego eval``: the packed network's verdict on problem or subproblem SGFs.
 
-``tsumego eval --model FILE.tsq [--top K] [--json] [--picture out.png|svg] [--symmetries] FILE.sgf...``
+``tsumego eval --model FILE.tsq [--top K] [--json] [--picture out.png|svg [--force]] [--symmetries] [--max-area N] FILE.sgf...``
 
 For each file it cuts the windows of the target block (``pipeline.planes.windows``),
 evaluates them with the numpy evaluator and prints the probability that the
@@ -9,12 +9,16 @@ PL's K most likely moves (each window's move head mapped back to the board and
 averaged); ``--symmetries`` also averages P(safe) over the 8 symmetries of
 each window, which scored higher on the reference problems' records (measured:
 RESULTS.md, "Dense network on the reference problems").  A bad file gets one error line naming it; the others are still
-evaluated and the exit code is 1.
+evaluated and the exit code is 1.  A position ``tsumego solve`` refuses (an open wall, a
+search area over ``--max-area``) is refused with the same line: the network was
+trained on enclosed positions only.
 
 ``--picture`` draws the board as the original pipeline's figures do: every stone of every
 block coloured by the network's belief that its block survives when the
 opponent moves first (green safe, red dead), PL's best move ringed.  With
-several files, each picture is named ``<picture stem>-<file stem>.<ext>``.
+several files, each picture is named ``<picture stem>-<file stem>.<ext>``.  A
+picture that exists already is refused before any evaluation, unless ``--force``;
+missing folders on its way are created.
 """
 from __future__ import annotations
 
@@ -28,6 +32,8 @@ import numpy as np
 
 from pipeline.errors import CommandError
 from pipeline.formats.records import WINDOW
+from pipeline.paths import check_output_file
+from solver.area import DEFAULT_MAX_AREA
 
 HALF = WINDOW // 2
 
@@ -38,9 +44,13 @@ def register(commands) -> None:
     parser.add_argument("--model", required=True, help="packed network (tsumego quantize)")
     parser.add_argument("--top", type=int, default=3, help="how many moves to print")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
-    parser.add_argument("--picture", help="draw each board to this .png or .svg")
+    parser.add_argument("--picture", help="draw each board to this .png or .svg (with several files, "
+                                          "one picture each, named after the file)")
+    parser.add_argument("--force", action="store_true", help="let --picture overwrite existing files")
     parser.add_argument("--symmetries", action="store_true",
                         help="average P(safe) over the 8 symmetries of each window (8 times the work)")
+    parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
+                        help="reject positions whose search area has more empty points, as solve does")
     parser.set_defaults(run=run)
 
 
@@ -121,12 +131,15 @@ def run(args) -> int:
     from pipeline.planes import plane_names
     from pipeline.formats.records import plane_indices
     from pipeline.formats.subproblem import load_subproblem
-    from solver import ProblemError
+    from solver import ProblemError, search_area
     from solver.board import color_letter
     from solver.problem import sgf_point
 
     if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
         args.parser.error(f"--picture {args.picture}: the name must end in .png or .svg")
+    if args.picture:
+        for path in args.files:
+            check_output_file(picture_path(args.picture, path, len(args.files)), "--picture", args.force)
     try:
         net = NumpyNet.load(args.model)
     except (OSError, ValueError) as exc:
@@ -140,6 +153,8 @@ def run(args) -> int:
     for path in args.files:
         try:
             sub = load_subproblem(path)
+            # The network only knows enclosed positions: what solve refuses is refused here, in its words.
+            search_area(sub.problem(path), args.max_area)
             verdict = evaluate_position(net, sub, args.top, args.symmetries)
         except (ProblemError, ValueError) as exc:
             print(f"error: {exc}" if str(exc).startswith(path) else f"error: {path}: {exc}",
@@ -159,6 +174,7 @@ def run(args) -> int:
                   f"safe) = {verdict.safe:.3f}{label}; moves: {listed}", flush=True)
         if args.picture:
             picture = picture_path(args.picture, path, len(args.files))
+            os.makedirs(os.path.dirname(os.path.abspath(picture)), exist_ok=True)
             draw_board(sub, stone_safety(net, sub), verdict.moves[:1], picture,
                        title=f"{Path(path).name}: {color_letter(sub.to_play)} to play")
     return 1 if failed else 0

@@ -1,4 +1,4 @@
-"""Low-bit weights: uniform quantization with per-tensor or per-unit ranges, and the packed file.
+"""Low-bit weights: uniform quantization with per-tensor or per-unit ranges, and ``tsumego quantize``.
 
 Each kernel (dense or convolution) is stored at ``b`` bits a weight.  The
 code of a weight is ``round((w - low) / scale)`` clipped to ``0 .. 2**b - 1``;
@@ -26,7 +26,8 @@ shift every unit and cost nothing to keep exact.  ``tsumego quantize`` also
 moves them so that each unit keeps, over a sample of training windows, the
 mean the float network gives it (:mod:`model.bias_correction`).
 
-The packed file's format is :mod:`model.packed`.  The same model and options always give the same bytes.
+The packed file's format is :mod:`model.packed`.  The same model and options
+always give the same bytes.
 """
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ from model.bias_correction import SAMPLE_WINDOWS, corrected_biases
 from model.packed import FLOAT_BITS, FORMAT_VERSION, dequantize, encode, packed_path, unpack
 from pipeline.errors import CommandError
 from pipeline.markdown import markdown_table
+from pipeline.paths import check_output_file
 
 SCHEMES = ("minmax", "clip", "channel")
 # channel is the default: on a long-trained dense network the units' weights
@@ -198,7 +200,9 @@ def run(args) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     import keras
 
+    from model.shards import UnreadableShard, check_shards
     from model.train import MODEL_FILE, read_model_spec
+    from pipeline.formats.records import read_spec
 
     table_schemes = [scheme for scheme in args.table_schemes.split(",") if scheme]
     unknown = sorted(set(table_schemes) - set(SCHEMES))
@@ -206,6 +210,8 @@ def run(args) -> int:
         args.parser.error(f"--table-schemes takes some of {', '.join(SCHEMES)}, not {args.table_schemes!r}")
     if not 1 <= args.bits <= 16:
         args.parser.error(f"--bits must be 1..16 (the float file is always written), not {args.bits}")
+    if args.out:
+        check_output_file(args.out, "--out", overwrite=True)   # a rerun packs the same file again
     try:
         spec = read_model_spec(args.model)
         model = keras.saving.load_model(os.path.join(args.model, MODEL_FILE), compile=False)
@@ -214,6 +220,15 @@ def run(args) -> int:
     tensors = model_tensors(model)
     meta = packed_meta(spec)
     data = args.data or spec["data"]
+    splits = tuple(split for split, used in (("train", not args.no_bias_correction), ("test", not args.no_table))
+                   if used)
+    if splits:
+        try:
+            check_shards(data, splits, read_spec(data))
+        except UnreadableShard as exc:
+            raise CommandError(str(exc)) from exc
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"{data}: cannot read the records ({exc})") from exc
     bias_windows = None
     if not args.no_bias_correction:
         try:
@@ -224,6 +239,7 @@ def run(args) -> int:
     for bits, path in ((FLOAT_BITS, packed_path(args.model, FLOAT_BITS)),
                        (args.bits, args.out or packed_path(args.model, args.bits))):
         blob = pack(tensors, bits, meta, args.scheme, bias_windows)
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path, "wb") as f:
             f.write(blob)
         print(f"wrote {path}: {len(blob)} bytes "

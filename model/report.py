@@ -35,6 +35,7 @@ from model.train import HISTORY_FILE, read_model_spec
 from pipeline.errors import CommandError
 from pipeline.formats.records import SPLITS
 from pipeline.markdown import markdown_table
+from pipeline.paths import check_output_folder
 
 # The best accuracy of the original dcnn-eval network (one residual block, F = 13,
 # on its own random split), the figure every report is read against.
@@ -62,7 +63,10 @@ def run(args) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     from model.numpy_net import NumpyNet
     from model.predictions import predict_split
+    from model.shards import UnreadableShard, check_shards
+    from pipeline.formats.records import read_spec
 
+    check_output_folder(args.out)
     try:
         spec = read_model_spec(args.model)
         with open(os.path.join(args.model, HISTORY_FILE)) as f:
@@ -80,9 +84,12 @@ def run(args) -> int:
         raise CommandError(f"{data}: the network was trained on its records; --split all scores only "
                            "folders it never saw", code=2)
     what = "the test split" if args.split == "test" else "the records"
+    splits = ("test",) if args.split == "test" else SPLITS
     try:
-        predictions = predict_split(data, "test" if args.split == "test" else SPLITS, nets,
-                                    symmetries=not args.no_symmetries)
+        check_shards(data, splits, read_spec(data))
+        predictions = predict_split(data, splits, nets, symmetries=not args.no_symmetries)
+    except UnreadableShard as exc:
+        raise CommandError(str(exc)) from exc
     except (OSError, ValueError) as exc:
         raise CommandError(f"{data}: cannot evaluate {what} ({exc})") from exc
     if predictions.safe.size == 0:

@@ -25,17 +25,23 @@ holding one of the test split's problems is refused.
 The output folder holds ``model.keras``, ``model.json`` (planes, options,
 seed, data folder, epochs), ``history.json`` (the Keras history, for the
 report's curves), ``checkpoints/best.weights.h5`` and TensorBoard ``logs/``.
+Every shard is read once before training, so a damaged one is named before
+any work (:mod:`model.shards`); a run that fails or is interrupted removes
+what it wrote there (:func:`fit`).
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import shutil
 import sys
 import time
 from dataclasses import dataclass
 
 from model.network import ARCHITECTURES, SHAPE_OPTIONS, NetworkOptions
 from pipeline.errors import CommandError
+from pipeline.paths import check_output_folder
 
 # Residual blocks of a conv network unless --blocks says otherwise: the depth measured
 # on unseen problems (model/network.py).
@@ -44,6 +50,8 @@ CONV_BLOCKS = 2
 MODEL_FILE = "model.keras"
 MODEL_SPEC = "model.json"
 HISTORY_FILE = "history.json"
+# What fit writes into the output folder.
+FIT_OUTPUTS = ("checkpoints", "logs", MODEL_FILE, HISTORY_FILE)
 # How often training written to a log says where it is within an epoch.
 LOG_LINE_SECONDS = 60
 SCHEDULES = ("plateau", "cosine")
@@ -56,8 +64,10 @@ def register(commands) -> None:
     parser.add_argument("--resume", metavar="MODEL_DIR",
                         help="start from the weights of a model folder of tsumego train (its planes "
                              "and shape are kept; the optimizer starts afresh)")
+    parser.add_argument("--mixed-precision", action="store_true",
+                        help="compute in float16, keep the weights in float32 (for a GPU; slower on a CPU)")
     add_training_arguments(parser)
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, on_interrupt="what this run wrote into --out was removed; rerun to train")
 
 
 def add_training_arguments(parser) -> None:
@@ -151,11 +161,13 @@ def run(args) -> int:
     import keras
     import tensorflow as tf
 
-    from model.dataset import extra_records, make_dataset
+    from model.dataset import extra_records, make_dataset, split_records
     from model.folds import count_problems, extra_problem_overlap
     from model.network import build_model, compile_model
-    from pipeline.formats.records import read_spec
+    from model.shards import check_shards
+    from pipeline.formats.records import SPLITS, read_spec
 
+    check_output_folder(args.out)
     try:
         spec = read_spec(args.data)
     except (OSError, ValueError, KeyError) as exc:
@@ -185,8 +197,20 @@ def run(args) -> int:
                              seed=args.seed, planes=planes, extra=extra)
         test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False,
                             planes=planes)
+        # A TFRecord file's length is unknown until read: told the batches an epoch holds,
+        # Keras ends the epoch there instead of running into the end of the data (and
+        # warning "Your input ran out of data"), and TensorFlow checks the count.
+        records = {"train": split_records(spec, "train") + sum(count for _, _, count in
+                                                               extra_records(args.data, extra)),
+                   "test": split_records(spec, "test")}
+        # Every shard read once, so a damaged one is named here rather than met mid-epoch.
+        check_shards(args.data, SPLITS, spec)
+        for folder, _, _ in extra_records(args.data, extra):
+            check_shards(folder, SPLITS, read_spec(folder))
     except (FileNotFoundError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
+    train, test = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records[split] // args.batch_size)))
+                   for dataset, split in ((train, "train"), (test, "test")))
     if extra and spec.get("split", "problem") == "problem":
         overlap = extra_problem_overlap(extra, count_problems(args.data, ("test",)))
         if overlap:
@@ -203,20 +227,27 @@ def run(args) -> int:
           f"test records ({spec.get('split', 'problem')} split)"
           + "".join(f"; {count} more training records from {folder}"
                     for folder, _, count in extra_records(args.data, extra)))
-    model = compile_model(build_model(len(planes), options), options)
-    if resumed is not None:
-        # Weights only: the saved optimizer state belongs to the earlier run's schedule.
-        earlier = keras.saving.load_model(os.path.join(args.resume, MODEL_FILE), compile=False)
-        model.set_weights(earlier.get_weights())
-        print(f"resuming from {args.resume} ({resumed['epochs_run']} epochs, "
-              f"{resumed['seconds']:.0f} s before this run)")
-    fitted = fit(model, train, test, args.out, FitLimits.from_args(args))
+    strategy = distribution_strategy()
+    mirrored = isinstance(strategy, tf.distribute.MirroredStrategy)
+    print(f"training on {', '.join(strategy.extended.worker_devices) if mirrored else 'the CPU'}"
+          + (" in mixed precision" if args.mixed_precision else ""))
+    with precision_policy(args.mixed_precision):
+        with strategy.scope():
+            model = compile_model(build_model(len(planes), options), options)
+        if resumed is not None:
+            # Weights only: the saved optimizer state belongs to the earlier run's schedule.
+            earlier = keras.saving.load_model(os.path.join(args.resume, MODEL_FILE), compile=False)
+            model.set_weights(earlier.get_weights())
+            print(f"resuming from {args.resume} ({resumed['epochs_run']} epochs, "
+                  f"{resumed['seconds']:.0f} s before this run)")
+        fitted = fit(model, train, test, args.out, FitLimits.from_args(args))
     summary = {
         "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
         "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
         "extra_train": [os.path.abspath(folder) for folder in extra],
         "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
+        "replicas": strategy.num_replicas_in_sync, "mixed_precision": args.mixed_precision,
         **fitted,
     }
     if resumed is not None:
@@ -234,13 +265,58 @@ def run(args) -> int:
     return 0
 
 
+def distribution_strategy(devices: list[str] | None = None):
+    """``tf.distribute.MirroredStrategy`` over ``devices``, by default every GPU TensorFlow sees.
+
+    Each batch of ``--batch-size`` is split between the replicas and their
+    gradients are summed.  Without a GPU (and no ``devices``), TensorFlow's
+    default strategy: the CPU trains as it always has, without a mirror's
+    per-step cost.
+    """
+    import tensorflow as tf
+
+    devices = devices or [device.name for device in tf.config.list_logical_devices("GPU")]
+    return tf.distribute.MirroredStrategy(devices) if devices else tf.distribute.get_strategy()
+
+
+@contextlib.contextmanager
+def precision_policy(mixed: bool):
+    """Keras's ``mixed_float16`` policy meanwhile when ``mixed`` (float16 maths, float32 weights,
+    the loss scaled); the policy is global, so it is restored afterwards."""
+    import keras
+
+    earlier = keras.mixed_precision.global_policy()
+    if mixed:
+        keras.mixed_precision.set_global_policy("mixed_float16")
+    try:
+        yield
+    finally:
+        keras.mixed_precision.set_global_policy(earlier)
+
+
 def fit(model, train, validation, out: str, limits: FitLimits) -> dict:
     """Fit ``model`` on ``train``, watching ``validation``'s loss, into the folder ``out``.
 
     Writes ``model.keras`` (the best epoch's weights), ``history.json``, the
     best checkpoint and TensorBoard logs; returns the run's figures for
-    ``model.json``.
+    ``model.json``.  A run that fails or is interrupted removes what it
+    created (the folder itself when it made it); what was there before, such
+    as the files of a ``--resume`` folder trained on in place, stays.
     """
+    created = [path for path in (out, *(os.path.join(out, name) for name in FIT_OUTPUTS))
+               if not os.path.exists(path)]
+    try:
+        return _fit(model, train, validation, out, limits)
+    except BaseException:
+        for path in created:
+            if os.path.isdir(path):
+                shutil.rmtree(path)
+            elif os.path.exists(path):
+                os.remove(path)
+        raise
+
+
+def _fit(model, train, validation, out: str, limits: FitLimits) -> dict:
     import keras
 
     os.makedirs(os.path.join(out, "checkpoints"), exist_ok=True)

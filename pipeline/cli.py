@@ -1,9 +1,9 @@
 """The ``tsumego`` command line: one subcommand per pipeline stage.
 
 ``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none]
-[--max-nodes N] [--json] FILE...`` prints one line per file.  A bad file prints
-its error to stderr and the others are still solved; the exit code is 1 if any
-file failed.
+[--max-nodes N] [--max-table-mb M] [--json] FILE...`` prints one line per
+file.  A bad file prints its error to stderr and the others are still solved;
+the exit code is 1 if any file failed.
 
 Every other stage lives in its own module, imported below; each has
 ``register(commands)``, which adds its subparser and sets ``run`` to a
@@ -11,9 +11,16 @@ function of the parsed arguments returning the exit code.  Those modules
 import their heavy dependencies (Beam, TensorFlow) inside ``run``, so
 ``tsumego solve`` starts without loading them.
 
+Before any command runs, :func:`pipeline.quiet.hush` turns the libraries'
+logs off (Beam's workers, TensorFlow's start-up lines); ``tsumego --verbose``
+or ``TSUMEGO_VERBOSE=1`` keeps them.
+
 A run that cannot go on raises :class:`pipeline.errors.CommandError`, caught
 once in :func:`main`; a bad combination of options goes to
 ``args.parser.error`` (every command's arguments carry its subparser).
+Ctrl-C is caught there too: one line, ``interrupted; <what to do>`` (a
+command's ``on_interrupt`` default says whether a rerun resumes), and exit
+code 130.
 
 Why here: the command line is the one module that sees every layer (the
 solver, the pipeline's stages and the model), and the design places the
@@ -23,23 +30,37 @@ solver, the pipeline's stages and the model), and the design places the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import logging
+import signal
 import sys
+import threading
 
 from model import cross_validation, evaluate, quantize, report, train
-from pipeline import corpus_stats, features, generate, solve_all, validate
+from pipeline import corpus_stats, features, generate, quiet, solve_all, validate
+from pipeline.enclose import command as enclose
 from pipeline.errors import CommandError
-from solver import ALGORITHMS, DEFAULT_MAX_AREA, KO_MASTERS, ProblemError, Solver, load_problem
+from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
+from solver.problem import reason_of
 from solver.board import color_letter
 
 # One module per subcommand (or per group of closely related subcommands), in help order.
 COMMAND_MODULES = (train, cross_validation, quantize, report, evaluate,
-                   generate, corpus_stats, features, solve_all, validate)
+                   generate, corpus_stats, features, solve_all, validate, enclose)
+
+
+# The solve command's node budget: ten times what the hardest reference or own
+# problem needs, either side first, DFS or df-pn (measured: RESULTS.md, "solve:
+# a default node budget and bounded tables").
+DEFAULT_SOLVE_MAX_NODES = 10_000_000
+# The exit code of a run stopped by Ctrl-C, as a shell reports a process SIGINT ended (128 + 2).
+INTERRUPTED = 130
 
 
 def _solve_one(path: str, args) -> dict:
     problem = load_problem(path)
-    solver = Solver(problem, max_area=args.max_area)
+    solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb)
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
                            max_nodes=args.max_nodes)
     return {
@@ -53,12 +74,14 @@ def _solve_one(path: str, args) -> dict:
 
 
 def cmd_solve(args) -> int:
+    if args.max_nodes < 0 or args.max_table_mb < 0:
+        args.parser.error("--max-nodes and --max-table-mb must not be negative")
     failed = 0
     for path in args.files:
         try:
             row = _solve_one(path, args)
-        except ProblemError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+        except Exception as exc:   # a bad file is one line and the batch goes on
+            print(f"error: {path}: {reason_of(exc)}", file=sys.stderr)
             failed += 1
             continue
         if args.json:
@@ -72,6 +95,8 @@ def cmd_solve(args) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tsumego", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--verbose", action="store_true",
+                        help="keep the logs of Beam's workers and TensorFlow (as TSUMEGO_VERBOSE=1 does)")
     commands = parser.add_subparsers(dest="command", required=True)
 
     solve = commands.add_parser("solve", help="solve problem SGF files for the side in PL[]")
@@ -79,8 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--algo", choices=ALGORITHMS, default="dfs")
     solve.add_argument("--ko-master", choices=KO_MASTERS, default="attacker",
                        help="who may retake any ko (default: the attacker)")
-    solve.add_argument("--max-nodes", type=int, default=0,
-                       help="node budget per solve; past it the status is 'unknown' (0: none)")
+    solve.add_argument("--max-nodes", type=int, default=DEFAULT_SOLVE_MAX_NODES,
+                       help="node budget per solve; past it the status is 'unknown' "
+                            f"(default {DEFAULT_SOLVE_MAX_NODES:,}; 0: none)")
+    solve.add_argument("--max-table-mb", type=float, default=DEFAULT_MAX_TABLE_MB,
+                       help="bound of the transposition table in MiB; a full table drops the "
+                            f"entries of the smallest subtrees (default {DEFAULT_MAX_TABLE_MB}; 0: none)")
     solve.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                        help="reject problems whose search area has more empty points")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
@@ -92,16 +121,64 @@ def build_parser() -> argparse.ArgumentParser:
     # subparser at hand, ``run`` rejects it as argparse would (usage line, exit 2).
     for subparser in commands.choices.values():
         subparser.set_defaults(parser=subparser)
+        if subparser.get_default("on_interrupt") is None:
+            subparser.set_defaults(on_interrupt="rerun to start again")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if args.verbose:
+        quiet.set_verbose()
+    quiet.hush()
     try:
-        return args.run(args)
+        with quiet_after_interrupt():
+            return args.run(args)
     except CommandError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.code
+    except BaseException as exc:
+        if not interrupted(exc):
+            raise
+        print(f"interrupted; {args.on_interrupt}", file=sys.stderr)
+        return INTERRUPTED
+
+
+@contextlib.contextmanager
+def quiet_after_interrupt():
+    """Meanwhile, Ctrl-C also turns logging off (unless ``--verbose``) before it interrupts.
+
+    The run is ending, and the libraries would log the interrupt as it
+    unwinds through them: Beam logs the exception of the step it stopped,
+    traceback and all, above the one line :func:`main` prints.
+    """
+    if (quiet.verbose() or threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield   # where Ctrl-C is ignored or handled by someone else, it stays so
+        return
+
+    def on_interrupt(signum, frame):
+        logging.disable(logging.CRITICAL)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        logging.disable(logging.NOTSET)
+
+
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is Ctrl-C's KeyboardInterrupt or was raised while handling it: Beam
+    re-raises an interrupt met inside a step as a RuntimeError naming the step."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 if __name__ == "__main__":

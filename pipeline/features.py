@@ -34,6 +34,7 @@ import sys
 
 from pipeline.beam.options import pass_unknown_options_to_beam
 from pipeline.errors import CommandError
+from pipeline.paths import check_output_folder
 
 
 def _show(path: str) -> int:
@@ -60,6 +61,7 @@ def cmd_features(args) -> int:
 
     if not storage.is_remote(args.subproblems) and not os.path.isdir(args.subproblems):
         raise CommandError(f"{args.subproblems}: not a folder of subproblem SGF files")
+    check_output_folder(args.out)
     if not 0 <= args.test_fraction <= 1 or args.train_shards < 1 or args.test_shards < 1:
         args.parser.error("need 0 <= --test-fraction <= 1 and at least one shard per split")
     settings = SplitSettings(by=args.split, test_fraction=args.test_fraction, seed=args.seed,
@@ -98,4 +100,5 @@ def register(commands) -> None:
     parser.add_argument("--test-shards", type=int, default=1)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--show", metavar="FILE.sgf", help="print every plane of one subproblem and exit")
-    parser.set_defaults(run=cmd_features)
+    parser.set_defaults(run=cmd_features,
+                        on_interrupt="the folder holds no features.json; rerun to write the records")

@@ -12,9 +12,10 @@ joined in bucket order (:class:`JoinParts`), and all shards exist even when
 empty.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin from
 a random start and keeps no order inside a shard, so it cannot promise that.)
 Buckets keep every group small: grouping a whole shard at once (hundreds of
-MB a key) lost records in Beam's multi-processing runner.  The shards are
-counted as they are joined and the run fails, saying so, if they hold other
-than the records made.  Shards are written through TensorFlow's ZLIB
+MB a key) lost records in Beam's multi-processing runner.  Once the run is
+over, the records in the shards are counted from the files (not from Beam's
+metrics, which some runners do not report) and the run fails, saying so,
+unless they and the dead letters account for every file read.  Shards are written through TensorFlow's ZLIB
 ``TFRecordWriter``, which is what ``TFRecordDataset(...,
 compression_type="ZLIB")`` reads.
 """
@@ -32,6 +33,7 @@ from pathlib import PurePath
 
 import apache_beam as beam
 from apache_beam.io import fileio
+from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
@@ -41,11 +43,12 @@ from pipeline.formats.subproblem import parse_subproblem
 from pipeline.planes import plane_names
 from pipeline.planes.windows import subproblem_windows
 from pipeline.progress import PolledBar, WorkerTally, tally_of
+from solver.problem import reason_of
 
 DEAD_LETTER_FILE = "dead-letter.jsonl"
+# The stage's Beam counters, for a runner's monitoring while a run goes; the
+# counts of features.json are taken from the files written (counts_on_disk).
 COUNTER_NAMESPACE = "features"
-# Every counter of the stage, in the order features.json lists the counts.
-COUNTER_NAMES = ("read", "written_train", "written_test", "rejected", "in_shards_train", "in_shards_test")
 # Records of a shard are grouped in this many buckets (a few MB each at a million records).
 BUCKETS = 64
 PART_MARK = ".part-"
@@ -110,9 +113,11 @@ def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int
         raise RejectedSubproblem("no TS[] label: whether the target is safe is not given")
     if sub.available_moves is None:
         raise RejectedSubproblem("no AS[] label: the number of available moves is not given")
+    if not sub.source:
+        raise RejectedSubproblem("no GN[] label: the source problem (the split and the folds group by it) is not given")
     windows, moves = subproblem_windows(sub)
     name = PurePath(path).name
-    problem = sub.source or name
+    problem = sub.source
     split = split_of(problem, name, settings)
     shard = shard_of(name, settings.shards(split))
     return split, shard, name, example_bytes(
@@ -121,7 +126,7 @@ def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int
 
 
 def _reason(exc: Exception) -> str:
-    return getattr(exc, "reason", None) or str(exc)
+    return str(exc) if isinstance(exc, RejectedSubproblem) else reason_of(exc)
 
 
 class ToRecord(beam.DoFn):
@@ -155,7 +160,7 @@ class ToRecord(beam.DoFn):
             self.tally.add()
         try:
             split, shard, name, example = record_of(path, readable.read(), self.settings)
-        except (ValueError, OSError) as exc:   # ProblemError and RejectedSubproblem are ValueErrors
+        except Exception as exc:   # whatever the file holds, it is a dead letter, never the end of the run
             self.rejected.inc()
             yield beam.pvalue.TaggedOutput("dead", json.dumps({"file": path, "reason": _reason(exc)},
                                                               sort_keys=True))
@@ -237,9 +242,47 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
      | "WriteDeadLetters" >> beam.Map(write_dead_letters, out))
 
 
-def counts_of(result) -> dict[str, int]:
-    """The stage's counters once the run is over (every one of :data:`COUNTER_NAMES`)."""
-    return running.counters(result, COUNTER_NAMESPACE, COUNTER_NAMES)
+def records_in(path: str) -> int:
+    """How many records a ZLIB TFRecord file holds, counted from its framing.
+
+    Each record is its length (uint64), a CRC of the length, its data and a CRC
+    of the data; the file is read as it streams, never whole.
+    """
+    def inflated():
+        inflate = zlib.decompressobj()
+        with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as f:
+            while chunk := f.read(1 << 20):
+                yield inflate.decompress(chunk)
+        yield inflate.flush()
+
+    count, skip, pending = 0, 0, b""   # skip: bytes of the current record still to pass
+    for chunk in inflated():
+        data = pending + chunk
+        offset = min(skip, len(data))
+        skip -= offset
+        while skip == 0 and len(data) - offset >= 12:
+            (length,) = struct.unpack_from("<Q", data, offset)
+            count += 1
+            offset += 12
+            step = min(length + 4, len(data) - offset)
+            offset += step
+            skip = length + 4 - step
+        pending = data[offset:]
+    if skip or pending:
+        raise LostRecords(f"{path}: its last record is cut short")
+    return count
+
+
+def counts_on_disk(subproblems: str, out: str, settings: SplitSettings) -> dict[str, int]:
+    """What the run did, from the files alone: the subproblem files, the records in the
+    shards and the dead letters (whatever the runner, with or without metrics)."""
+    counts = {"read": len(FileSystems.match([os.path.join(subproblems, "*.sgf")])[0].metadata_list)}
+    for split in SPLITS:
+        shards = settings.shards(split)
+        counts[f"written_{split}"] = sum(records_in(shard_path(out, split, shard, shards))
+                                         for shard in range(shards))
+    counts["rejected"] = len(read_dead_letters(out))
+    return counts
 
 
 def _delete_matching(out: str, pattern: str) -> None:
@@ -266,9 +309,9 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
 
     ``progress`` draws a bar of the files read when the run is local (a
     Direct runner, local folders); the shards are written after the last.
-    Raises :class:`LostRecords` when the shards do not hold every record made.
+    Raises :class:`LostRecords` when the shards and the dead letters do not
+    account for every file read.
     """
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     if not storage.is_remote(out):
         os.makedirs(out, exist_ok=True)
     _clear_old_shards(out)
@@ -281,17 +324,17 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
         bar = PolledBar(lambda: tally_of(tally_folder), _count_sgf_files(subproblems),
                         desc="features: files read", unit="file")
     try:
-        result = running.run_to_end(pipeline, bar)
+        running.run_to_end(pipeline, bar)
     finally:
         if tally_folder is not None:
             shutil.rmtree(tally_folder, ignore_errors=True)
     for split in SPLITS:
         _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
-    counts = counts_of(result)
-    for split in SPLITS:
-        made, kept = counts[f"written_{split}"], counts.pop(f"in_shards_{split}")
-        if made != kept:
-            raise LostRecords(f"{out}: {made} {split} records were made but the shards hold {kept}")
+    counts = counts_on_disk(subproblems, out, settings)
+    kept = sum(counts[f"written_{split}"] for split in SPLITS)
+    if counts["read"] != kept + counts["rejected"]:
+        raise LostRecords(f"{out}: {counts['read']} subproblem files were read but the shards hold "
+                          f"{kept} records and {counts['rejected']} files were rejected")
     write_spec(out, plane_names(), counts, split=settings.by, test_fraction=settings.test_fraction,
                seed=settings.seed, shards={"train": settings.train_shards, "test": settings.test_shards},
                source=os.path.basename(os.path.normpath(subproblems)))

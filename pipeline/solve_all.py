@@ -36,6 +36,7 @@ import sys
 from pipeline.beam.options import pass_unknown_options_to_beam
 from pipeline.errors import CommandError
 from pipeline.expand import TreeSettings
+from pipeline.paths import check_apart, check_output_folder
 from solver import ALGORITHMS, DEFAULT_MAX_AREA
 
 DEFAULT_MAX_NODES = 2_000_000
@@ -49,6 +50,9 @@ def cmd_solve_all(args) -> int:
         args.parser.error("--max-depth, --min-area and --max-nodes must not be negative")
     if not storage.is_remote(args.problems) and not os.path.isdir(args.problems):
         raise CommandError(f"{args.problems}: not a folder of problem SGF files")
+    check_output_folder(args.out)
+    check_apart(args.out, "--out", args.problems, "--problems",
+                "the run would read its own subproblems and trees back as problems")
     settings = TreeSettings(max_depth=args.max_depth, min_area=args.min_area, max_nodes=args.max_nodes,
                             max_area=args.max_area, algo=args.algo)
     if not storage.is_remote(args.out):
@@ -61,14 +65,19 @@ def cmd_solve_all(args) -> int:
         print(f"error: {row['file']}{side}: {row['reason']}", file=sys.stderr)
     report, counters, seconds = outcome["report"], outcome["counters"], outcome["seconds"]
     problems, subs = report["problems"], report["subproblems"]
+
+    def count(name: str):
+        """A counter's value; "?" when the runner reports no counters (the rest comes from stats.json)."""
+        return "?" if counters is None else counters.get(name, 0)
+
     print(f"solve-all: problems read {problems['read']} = expanded {problems['expanded']} "
-          f"({counters.get('problems_finished_before', 0)} in earlier runs) + rejected {problems['rejected']}; "
+          f"({count('problems_finished_before')} in earlier runs) + rejected {problems['rejected']}; "
           f"subproblems {subs['distinct']} distinct ({subs['safe']} safe, {subs['unsafe']} unsafe; "
-          f"{counters.get('subproblems_written', 0)} written, {counters.get('subproblems_unchanged', 0)} "
+          f"{count('subproblems_written')} written, {count('subproblems_unchanged')} "
           f"unchanged) from {subs['tree_nodes']} tree nodes ({subs['duplicates']} duplicates); "
-          f"{counters.get('solves', 0)} solves, {counters.get('search_nodes', 0)} search nodes, "
-          f"{counters.get('moves_dropped_area_changed', 0)} moves dropped as they change the area and "
-          f"{counters.get('moves_dropped_label_changed', 0)} as the position read back has another label; "
+          f"{count('solves')} solves, {count('search_nodes')} search nodes, "
+          f"{count('moves_dropped_area_changed')} moves dropped as they change the area and "
+          f"{count('moves_dropped_label_changed')} as the position read back has another label; "
           f"{seconds:.1f} s, {subs['distinct'] / max(seconds, 1e-9):.1f} subproblems/s -> {args.out}")
     if problems["read"] == 0:
         raise CommandError(f"{args.problems}: no *.sgf files")
@@ -94,4 +103,5 @@ def register(commands) -> None:
                         help="reject problems whose search area has more empty points")
     parser.add_argument("--algo", choices=ALGORITHMS, default="dfs", help="search that labels the nodes")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.set_defaults(run=cmd_solve_all)
+    parser.set_defaults(run=cmd_solve_all,
+                        on_interrupt="rerun the same command to resume (the sides finished are kept)")

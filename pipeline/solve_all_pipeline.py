@@ -49,6 +49,7 @@ from pipeline.formats.solution_tree import root_positions, subproblems_of, tree_
 from pipeline.formats.subproblem import Subproblem
 from pipeline.progress import PolledBar
 from solver import Problem, ProblemError, parse_problem, search_area
+from solver.problem import reason_of
 
 SIDES = ("attacker", "defender")
 NAMESPACE = "solve-all"
@@ -129,12 +130,18 @@ class Plan(beam.DoFn):
         problem_id, path = item
         self.read.inc()
         try:
-            data = storage.read_bytes(path)
-            problem = parse_problem(data, path, require_to_play=False)
-            search_area(problem, self.settings.max_area)
-        except (ProblemError, OSError) as exc:
-            yield dead_letter(problem_id, path, None, getattr(exc, "reason", str(exc)))
+            # Planned whole before anything goes out, so a failure part way sends the dead letter alone.
+            planned = list(self.plan(problem_id, path))
+        except Exception as exc:   # whatever the file holds, it is a dead letter, never the end of the run
+            yield dead_letter(problem_id, path, None, reason_of(exc))
             return
+        yield from planned
+
+    def plan(self, problem_id: str, path: str):
+        """The outputs for one problem; raises whatever reading or checking it raises."""
+        data = storage.read_bytes(path)
+        problem = parse_problem(data, path, require_to_play=False)
+        search_area(problem, self.settings.max_area)
         tree = self.layout.tree(problem_id)
         if storage.exists(tree):
             grown = storage.read_bytes(tree)
@@ -184,6 +191,10 @@ class Expand(beam.DoFn):
             self.solves.inc(exc.solves)
             self.search_nodes.inc(exc.search_nodes)
             yield dead_letter(problem_id, path, side, str(exc))
+            return
+        except Exception as exc:   # a fault in one problem's search must not end a long run
+            self.rejected.inc()
+            yield dead_letter(problem_id, path, side, reason_of(exc))
             return
         text = tree_text(expansion, problem_id).encode()
         storage.write_atomic(self.layout.partial(problem_id, side), text)
@@ -372,7 +383,8 @@ def remove_empty_folders(folder: str) -> None:
 
 def run_solve_all(problems_dir: str, out: str, settings: TreeSettings, beam_options=(),
                   progress: bool = True) -> dict:
-    """Run the pipeline; returns the stats report, the Beam counters, the seconds and the dead letters."""
+    """Run the pipeline; returns the stats report, the Beam counters (None where the runner
+    reports none), the seconds and the dead letters."""
     layout = Layout(out)
     problems = problem_files(problems_dir)
     forget_removed_problems(layout, {problem_id for problem_id, _ in problems})
@@ -387,6 +399,7 @@ def run_solve_all(problems_dir: str, out: str, settings: TreeSettings, beam_opti
     if not storage.is_remote(out):
         remove_empty_folders(layout.file("partial"))
     report = json.loads(storage.read_bytes(layout.file("stats.json")))
-    return {"report": report, "counters": running.counters(result, NAMESPACE), "seconds": seconds,
+    counters = running.counters(result, NAMESPACE, runner=running.runner_name(pipeline))
+    return {"report": report, "counters": counters, "seconds": seconds,
             "dead": [json.loads(line) for line in
                      storage.read_bytes(layout.file("dead-letter.jsonl")).decode().splitlines()]}

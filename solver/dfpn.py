@@ -194,12 +194,12 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
 
 
 @kernel
-def _store(keys, values, counters, key, path_key, phi, delta, repd, move, on_path_key):
-    """Record the node's numbers under its path key or its plain key."""
+def _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, on_path_key, nodes):
+    """Record the node's numbers under its path key or its plain key; ``nodes``: what they cost."""
     if on_path_key:
-        slot = table_claim(keys, counters, path_key)
+        slot = table_claim(keys, values, work, counters, path_key, nodes)
     else:
-        slot = table_claim(keys, counters, key)
+        slot = table_claim(keys, values, work, counters, key, nodes)
         # a path entry left from an earlier visit must not hide the shared numbers
         stale = _slot_of(keys, path_key)
         if stale >= 0:
@@ -215,7 +215,7 @@ def _store(keys, values, counters, key, path_key, phi, delta, repd, move, on_pat
 
 
 @kernel
-def _mid(context, keys, values, scratch, stack, root, signature, color, km, depth,
+def _mid(context, keys, values, work, scratch, stack, root, signature, color, km, depth,
          th_phi, th_delta, cycle):
     """Search until phi >= th_phi or delta >= th_delta.
 
@@ -224,6 +224,7 @@ def _mid(context, keys, values, scratch, stack, root, signature, color, km, dept
     """
     counters = context[C_COUNTERS]
     counters[NODES] += 1
+    first_node = counters[NODES]
     if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
         counters[ABORT] = ABORT_NODE_BUDGET
     if counters[ABORT] != 0:
@@ -245,7 +246,7 @@ def _mid(context, keys, values, scratch, stack, root, signature, color, km, dept
     if n > 0 and context[C_SCORES][depth][0] >= CAPTURES_TARGET:
         # the attacker captures the target (only where the target starts in
         # atari: the defender never leaves it there), which ends the search
-        _store(keys, values, counters, key, path_key, 0, INFINITE, INF_DEPTH, moves[0], False)
+        _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, moves[0], False, 1)
         return np.int64(0), INFINITE, INF_DEPTH, moves[0]
     stack[depth] = key
     child_signature = _child_signature(signature, position)
@@ -295,13 +296,13 @@ def _mid(context, keys, values, scratch, stack, root, signature, color, km, dept
         if p == PASS:
             tags[counters[TAGS]] = node_key(position, opp, row[best, S_KM])
             counters[TAGS] += 1
-            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, stack, root, child_signature,
+            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, work, scratch, stack, root, child_signature,
                                              opp, row[best, S_KM], depth + 1, child_th_phi, child_th_delta,
                                              row[best, S_CYCLE])
             counters[TAGS] -= 1
         else:
             play_move(context, p, color)
-            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, scratch, stack, root, child_signature,
+            r_phi, r_delta, r_repd, _ = _mid(context, keys, values, work, scratch, stack, root, child_signature,
                                              opp, km, depth + 1, child_th_phi, child_th_delta,
                                              row[best, S_CYCLE])
             undo_move(context)
@@ -336,12 +337,13 @@ def _mid(context, keys, values, scratch, stack, root, signature, color, km, dept
         for i in range(n):
             repd = min(repd, row[i, S_REPD], depths[i])
         move = moves[best] if best >= 0 else NO_MOVE
-    _store(keys, values, counters, key, path_key, phi, delta, repd, move, repd <= depth + 1)
+    _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, repd <= depth + 1,
+           counters[NODES] - first_node + 1)
     return phi, delta, repd, move
 
 
 @njit(cache=True)  # allocates its scratch: an entry point, not a kernel
-def solve(context, keys, values, scratch, salt, color, km, depth):
+def solve(context, keys, values, work, scratch, salt, color, km, depth):
     """Prove or disprove that ``color`` wins; the result packed as in DFS.
 
     ``salt`` differs between solves, so that path-dependent results of one
@@ -350,7 +352,7 @@ def solve(context, keys, values, scratch, salt, color, km, depth):
     stack = np.zeros(MAX_DEPTH + 2, dtype=np.uint64)
     # one type signature for the recursive _mid (numba's cache mishandles several)
     no_cycle = np.int64(INF_DEPTH)
-    phi, delta, repd, move = _mid(context, keys, values, scratch, stack, depth, salt, color, km, depth,
+    phi, delta, repd, move = _mid(context, keys, values, work, scratch, stack, depth, salt, color, km, depth,
                                   INFINITE, INFINITE, no_cycle)
     winner = color if phi == 0 else 3 - color
     return pack(winner, repd, move if phi == 0 else NO_MOVE)

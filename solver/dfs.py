@@ -18,7 +18,7 @@ from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of,
                     repd_of, winner_of)
 from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, table_claim, table_slot
 
-# table value: bit 0 exact, bits 1-2 winner, bits 8.. move + 2
+# table value (one field): bit 0 exact, bits 1-2 winner, bits 8.. move + 2
 _EXACT = 1
 
 
@@ -32,14 +32,15 @@ def _lookup(keys, values, key):
     i = table_slot(keys, key)
     if i < 0 or keys[i] == 0:
         return 0
-    return values[i]
+    return values[i, 0]
 
 
 @kernel
-def search(context, keys, values, color, km, depth):
+def search(context, keys, values, work, color, km, depth):
     """The result (see :func:`solver.rules.pack`) of the node at ``depth``."""
     counters = context[C_COUNTERS]
     counters[NODES] += 1
+    first_node = counters[NODES]
     if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
         counters[ABORT] = ABORT_NODE_BUDGET
     if counters[ABORT] != 0:
@@ -97,14 +98,14 @@ def search(context, keys, values, color, km, depth):
             else:
                 tags[counters[TAGS]] = tag
                 counters[TAGS] += 1
-                response = search(context, keys, values, opp, next_km, depth + 1)
+                response = search(context, keys, values, work, opp, next_km, depth + 1)
                 counters[TAGS] -= 1
         else:
             play_move(context, p, color)
             if cells[target] == EMPTY:
                 response = pack(attacker, INF_DEPTH, NO_MOVE)
             else:
-                response = search(context, keys, values, opp, km, depth + 1)
+                response = search(context, keys, values, work, opp, km, depth + 1)
             undo_move(context)
         if counters[ABORT] != 0:
             return pack(0, 0, NO_MOVE)
@@ -117,8 +118,8 @@ def search(context, keys, values, color, km, depth):
     if result < 0:
         result = pack(opp, mindepth, NO_MOVE)
 
-    slot = table_claim(keys, counters, key)
+    slot = table_claim(keys, values, work, counters, key, counters[NODES] - first_node + 1)
     if slot >= 0:
         exact = 1 if repd_of(result) > depth + 1 else 0
-        values[slot] = _entry(exact, winner_of(result), move_of(result))
+        values[slot, 0] = _entry(exact, winner_of(result), move_of(result))
     return result

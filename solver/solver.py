@@ -17,7 +17,7 @@ from .board import BLACK, EMPTY, color_letter
 from .problem import Problem, sgf_point
 from .rules import MAX_DEPTH, PASS, move_of, winner_of
 from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, COUNTERS_SIZE, MAX_NODES,
-                    NODES, TABLE_COUNT, TAGS, Table)
+                    NODES, TABLE_CAPPED, TABLE_COUNT, TAGS, DEFAULT_MAX_TABLE_MB, Table)
 
 ALGORITHMS = ("dfs", "dfpn")
 KO_MASTERS = ("attacker", "defender", "none")
@@ -65,7 +65,8 @@ def ko_master_value(ko_master: str, defender: int) -> int:
 
 
 class Solver:
-    def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14):
+    def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
+                 max_table_mb: float = DEFAULT_MAX_TABLE_MB):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -74,7 +75,11 @@ class Solver:
         self.target = self.board.point(*problem.target)
         self.defender = problem.defender
         self.history: list[int] = []
-        self.tables = {"dfs": Table(table_log2), "dfpn": Table(table_log2, (dfpn.VALUE_FIELDS,), np.int64)}
+        if max_table_mb < 0:
+            raise ValueError(f"max_table_mb must not be negative, not {max_table_mb}")
+        max_bytes = int(max_table_mb * 2**20) if max_table_mb > 0 else None
+        self.tables = {"dfs": Table(table_log2, max_bytes=max_bytes),
+                       "dfpn": Table(table_log2, dfpn.VALUE_FIELDS, max_bytes=max_bytes)}
         self.solves = 0
         self.counters = np.zeros(COUNTERS_SIZE, dtype=np.int64)
         # the area's points as flat board indices, in the order of area.points
@@ -139,11 +144,13 @@ class Solver:
             self.counters[ABORT] = 0
             self.counters[TAGS] = 0
             self.counters[TABLE_COUNT] = table.count
+            self.counters[TABLE_CAPPED] = table.capped
             if algo == "dfs":
-                result = dfs.search(self.context, table.keys, table.values, to_play, km, depth)
+                result = dfs.search(self.context, table.keys, table.values, table.work, to_play, km, depth)
             else:
-                salt = np.uint64(0x5851F42D4C957F2D) * np.uint64(self.solves + 1)
-                result = dfpn.solve(self.context, table.keys, table.values, self.dfpn_scratch,
+                # the same product numpy's uint64 would give, wrapped without its overflow warning
+                salt = np.uint64(0x5851F42D4C957F2D * (self.solves + 1) % 2**64)
+                result = dfpn.solve(self.context, table.keys, table.values, table.work, self.dfpn_scratch,
                                     salt, to_play, km, depth)
             table.count = int(self.counters[TABLE_COUNT])
             if self.counters[ABORT] != ABORT_TABLE_FULL:

@@ -1,11 +1,23 @@
-"""Transposition tables: open addressing over flat numpy arrays.
+"""Transposition tables: open addressing over flat numpy arrays, of bounded size.
 
 A key is a 64-bit Zobrist hash of (stones, side to move, ko master); key 0
-marks an empty slot.  The table never evicts: an exact result stored once is
-relied on for the rest of the solve, so instead of overwriting, a table that
-fills up (or whose probe run gets too long) raises the ``counters[ABORT]`` flag
-with ``ABORT_TABLE_FULL``; the caller grows the table, re-inserts what it holds
-and restarts the search, which then replays the stored results quickly.
+marks an empty slot.  Keys are probed linearly from ``key & (size - 1)``, at
+most ``PROBES`` slots.
+
+A table grows until it reaches its bound (``Table.max_slots``): a table that
+may still grow and fills up (or whose probe run gets too long) raises the
+``counters[ABORT]`` flag with ``ABORT_TABLE_FULL``; the caller grows the
+table, re-inserts what it holds and restarts the search, which then replays
+the stored results quickly.  A table at its bound (``counters[TABLE_CAPPED]``)
+instead keeps its load at three quarters by dropping an entry for each new
+one: of the first ``CANDIDATES`` entries from the new key's home slot, the
+one whose subtree took the fewest nodes.  Dropping is always safe: an entry
+only ever saves a search (exact results are path-independent, the rest are
+hints and working numbers), so a lost entry costs re-search, never a
+different answer.
+
+Each slot keeps the size class of its subtree in ``work``: the bit length of
+the nodes the search spent below it, the largest seen for that key.
 """
 from __future__ import annotations
 
@@ -15,11 +27,16 @@ from numba import njit
 from .jit import inline_kernel, kernel
 
 # counters[] slots shared by the searches.
-NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS = 0, 1, 2, 3, 4
-COUNTERS_SIZE = 5
+NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED = 0, 1, 2, 3, 4, 5
+COUNTERS_SIZE = 6
 ABORT_NODE_BUDGET, ABORT_TABLE_FULL = 1, 2
 
 PROBES = 64
+# Default bound of one table, in MiB (measured: RESULTS.md, "solve: a default
+# node budget and bounded tables").
+DEFAULT_MAX_TABLE_MB = 1024
+# Entries a full table weighs against each other to make room for a new one.
+CANDIDATES = 8
 
 _rng = np.random.default_rng(1234567)
 SIDE_KEYS = _rng.integers(1, np.iinfo(np.uint64).max, size=3, dtype=np.uint64, endpoint=True)
@@ -48,23 +65,88 @@ def table_slot(keys, key):
     return -1
 
 
+@inline_kernel
+def _work_class(nodes):
+    """Bit length of ``nodes``: the size class of a subtree."""
+    w = 0
+    while nodes > 0:
+        nodes >>= 1
+        w += 1
+    return np.uint8(w)
+
+
 @kernel
-def table_claim(keys, counters, key):
-    """Slot for ``key``, inserting it if new; -1 (and the abort flag) if the table is full."""
+def _victim(keys, work, key):
+    """Of the first CANDIDATES entries from ``key``'s home slot, the one of least work; -1 if none."""
+    mask = keys.size - 1
+    i = np.int64(key & np.uint64(mask))
+    best = -1
+    seen = 0
+    for _ in range(PROBES):
+        if keys[i] != 0:
+            if best < 0 or work[i] < work[best]:
+                best = i
+            seen += 1
+            if seen == CANDIDATES:
+                break
+        i = (i + 1) & mask
+    return best
+
+
+@kernel
+def _remove(keys, values, work, j):
+    """Empty slot ``j``, moving later entries of its run back so that every probe still finds its key."""
+    mask = keys.size - 1
+    hole = j
+    k = (j + 1) & mask
+    while keys[k] != 0:
+        home = np.int64(keys[k] & np.uint64(mask))
+        # the entry at k may fill the hole if the hole lies on its probe path
+        if ((k - home) & mask) >= ((k - hole) & mask):
+            keys[hole] = keys[k]
+            for f in range(values.shape[1]):
+                values[hole, f] = values[k, f]
+            work[hole] = work[k]
+            hole = k
+        k = (k + 1) & mask
+    keys[hole] = 0
+
+
+@kernel
+def table_claim(keys, values, work, counters, key, nodes):
+    """Slot for ``key``, inserting it if new; ``nodes`` is what its subtree cost.
+
+    A table that may grow raises the abort flag when it fills up (and returns
+    -1 if it is too full to take the key); one at its bound drops an entry to
+    make room, and returns -1 only in the rare case where that frees no slot
+    on the key's probe path.
+    """
     i = table_slot(keys, key)
+    w = _work_class(nodes)
+    if i >= 0 and keys[i] == key:
+        if w > work[i]:
+            work[i] = w
+        return i
+    if counters[TABLE_CAPPED] != 0 and (i < 0 or 4 * (counters[TABLE_COUNT] + 1) > 3 * keys.size):
+        victim = _victim(keys, work, key)
+        if victim >= 0:
+            _remove(keys, values, work, victim)
+            counters[TABLE_COUNT] -= 1
+            i = table_slot(keys, key)
     if i < 0:
-        counters[ABORT] = ABORT_TABLE_FULL
-        return -1
-    if keys[i] == 0:
-        keys[i] = key
-        counters[TABLE_COUNT] += 1
-        if 4 * counters[TABLE_COUNT] > 3 * keys.size:
+        if counters[TABLE_CAPPED] == 0:
             counters[ABORT] = ABORT_TABLE_FULL
+        return -1
+    keys[i] = key
+    work[i] = w
+    counters[TABLE_COUNT] += 1
+    if counters[TABLE_CAPPED] == 0 and 4 * counters[TABLE_COUNT] > 3 * keys.size:
+        counters[ABORT] = ABORT_TABLE_FULL
     return i
 
 
 @njit(cache=True)  # copies rows of any shape (may allocate): not a kernel
-def rehash(old_keys, old_values, new_keys, new_values):
+def rehash(old_keys, old_values, old_work, new_keys, new_values, new_work):
     """Copy every entry into a larger table; returns the number copied."""
     n = 0
     mask = new_keys.size - 1
@@ -77,30 +159,49 @@ def rehash(old_keys, old_values, new_keys, new_values):
             i = (i + 1) & mask
         new_keys[i] = key
         new_values[i] = old_values[j]
+        new_work[i] = old_work[j]
         n += 1
     return n
 
 
 class Table:
-    """A growable table of ``values`` (any numpy record shape) keyed by uint64.
+    """A growable table of ``values`` (``fields`` int64 a slot) keyed by uint64, at most ``max_bytes``.
 
     ``count`` is the number of entries.  The searches insert through
     :func:`table_claim`, which keeps the count in ``counters[TABLE_COUNT]``;
     the caller hands it over before a search and takes it back after, so it
     is never recounted (a scan of the keys costs more than most solves).
+    ``max_slots`` is the largest power of two whose slots fit in ``max_bytes``
+    (keys, values and work together; at least 16); ``capped`` says the table
+    has reached it.
     """
 
-    def __init__(self, log2_size: int, value_shape: tuple = (), value_dtype=np.int64):
-        self.keys = np.zeros(1 << log2_size, dtype=np.uint64)
-        self.values = np.zeros((1 << log2_size,) + value_shape, dtype=value_dtype)
+    def __init__(self, log2_size: int, fields: int = 1, max_bytes: int | None = None):
+        slot_bytes = 8 + 8 * fields + 1
+        self.max_slots = 1 << 62
+        if max_bytes is not None:
+            self.max_slots = 1 << max(4, (int(max_bytes) // slot_bytes).bit_length() - 1)
+        size = min(1 << log2_size, self.max_slots)
+        self.keys = np.zeros(size, dtype=np.uint64)
+        self.values = np.zeros((size, fields), dtype=np.int64)
+        self.work = np.zeros(size, dtype=np.uint8)
         self.count = 0
 
+    @property
+    def capped(self) -> bool:
+        return self.keys.size >= self.max_slots
+
+    @property
+    def nbytes(self) -> int:
+        return self.keys.nbytes + self.values.nbytes + self.work.nbytes
+
     def grow(self) -> int:
-        """Quadruple the size keeping every entry; returns the entry count."""
-        keys = np.zeros(self.keys.size * 4, dtype=np.uint64)
+        """Quadruple the size (up to ``max_slots``) keeping every entry; returns the entry count."""
+        keys = np.zeros(min(self.keys.size * 4, self.max_slots), dtype=np.uint64)
         values = np.zeros((keys.size,) + self.values.shape[1:], dtype=self.values.dtype)
-        self.count = rehash(self.keys, self.values, keys, values)
-        self.keys, self.values = keys, values
+        work = np.zeros(keys.size, dtype=np.uint8)
+        self.count = rehash(self.keys, self.values, self.work, keys, values, work)
+        self.keys, self.values, self.work = keys, values, work
         return self.count
 
     def __len__(self) -> int:

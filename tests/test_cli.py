@@ -41,6 +41,40 @@ def test_node_budget_gives_unknown(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["status"] == "unknown"
 
 
+def test_solve_has_a_default_node_budget_and_zero_lifts_it(tmp_path, capsys, monkeypatch):
+    from pipeline import cli
+
+    good = tmp_path / "good.sgf"
+    good.write_bytes(GOOD)
+    monkeypatch.setattr(cli, "DEFAULT_SOLVE_MAX_NODES", 2)   # the problem needs 4
+    assert main(["solve", "--json", str(good)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["status"], row["move"], row["nodes"]) == ("unknown", None, 3)
+    assert main(["solve", "--json", "--max-nodes", "0", str(good)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["status"], row["nodes"]) == ("unsafe", 4)
+
+
+def test_a_tiny_table_gives_the_same_answer(tmp_path, capsys):
+    good = tmp_path / "good.sgf"
+    good.write_bytes(GOOD)
+    answers = []
+    for table_mb in ("0", "0.0001", "1"):
+        assert main(["solve", "--json", "--max-table-mb", table_mb, str(good)]) == 0
+        answers.append(json.loads(capsys.readouterr().out)["status"])
+    assert answers == ["unsafe"] * 3
+
+
+@pytest.mark.parametrize("option", ["--max-nodes", "--max-table-mb"])
+def test_a_negative_budget_or_bound_is_an_argument_error(tmp_path, capsys, option):
+    good = tmp_path / "good.sgf"
+    good.write_bytes(GOOD)
+    with pytest.raises(SystemExit) as exit_:
+        main(["solve", option, "-1", str(good)])
+    assert exit_.value.code == 2
+    assert "must not be negative" in capsys.readouterr().err
+
+
 def test_a_progress_bar_written_to_a_log_is_redrawn_at_most_once_a_minute():
     import io
 

@@ -287,17 +287,18 @@ def test_shards_that_hold_fewer_records_than_were_made_fail_the_run(stage, tmp_p
     import pipeline.features_pipeline as features_pipeline
 
     root, subs, _ = stage
-    counted = features_pipeline.counts_of
+    write_part = features_pipeline.write_part
 
-    def one_more_made(result):
-        counts = counted(result)
-        counts["written_train"] += 1
-        return counts
+    def write_part_losing_one(keyed, out, settings):
+        """Drops one record of each bucket on its way to the part file, as a faulty shuffle would."""
+        key, records = keyed
+        return write_part((key, sorted(records)[1:]), out, settings)
 
-    monkeypatch.setattr(features_pipeline, "counts_of", one_more_made)
+    monkeypatch.setattr(features_pipeline, "write_part", write_part_losing_one)
     out = tmp_path / "out"
     assert main(["features", "--subproblems", str(root / "subproblems"), "--out", str(out)]) == 1
-    assert "train records were made but the shards hold" in capsys.readouterr().err
+    assert (f"{len(subs) + len(BAD)} subproblem files were read but the shards hold"
+            in capsys.readouterr().err)
     assert not (out / "features.json").exists()
     assert not list(out.glob("*.part-*"))
 

@@ -580,6 +580,25 @@ def test_eval_refuses_a_network_trained_on_other_planes(tmp_path, capsys):
     assert "cannot feed the network: planes ['move_marker', 'eye_block', 'noise'] are missing" in capsys.readouterr().err
 
 
+def test_eval_refuses_what_solve_refuses_in_the_same_words(tmp_path, capsys):
+    packed_for_current_planes(tmp_path / "net.tsq")
+    good = open(PROBLEM_FILES[0], "rb").read()
+    bad = {"open-wall.sgf": b"(;FF[4]SZ[9]PL[B]AB[ii]AW[ee]MA[ee])",
+           "root-variation.sgf": good[:good.rindex(b")")] + b"(;B[zz]))",
+           "two-players.sgf": good.replace(b"PL[", b"PL[B]PL[", 1)}
+    paths = []
+    for name, data in bad.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(str(tmp_path / name))
+    options = ["--max-area", "5", PROBLEM_FILES[1], *paths]   # the own problem's area has 6 points
+    assert main(["eval", "--model", str(tmp_path / "net.tsq"), *options]) == 1
+    refused = capsys.readouterr().err.splitlines()
+    assert main(["solve", *options]) == 1
+    assert refused == capsys.readouterr().err.splitlines()
+    assert [line.split(": ")[1] for line in refused] == [PROBLEM_FILES[1], *paths]
+    assert "open wall" in refused[1] and "root variation B[zz] is off the board" in refused[2]
+
+
 def test_the_numpy_evaluator_does_not_import_tensorflow():
     import subprocess
     import sys

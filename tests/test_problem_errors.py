@@ -75,3 +75,30 @@ def test_area_too_large():
 
 def test_stub_on_an_occupied_point():
     assert "SQ[da] stub is on an occupied point" in error_of(GOOD.replace(b"MA[ba]", b"MA[ba]SQ[da]"))
+
+
+@pytest.mark.parametrize("change, reason", [
+    ((b")", b"(;B[zz]))"), "root variation B[zz] is off the board"),
+    ((b")", b"(;W[a]))"), "root variation W[a] is not a point"),
+    ((b")", b"(;B[aa]W[ab]))"), "a root variation holds both B[] and W[]"),
+    ((b"PL[B]", b"PL[B]GN[a][b]"), "GN[a][b] has more than one value"),
+    ((b"PL[B]", b"PL[B]PL[W]"), "PL[B][W] has more than one value"),
+    ((b"SZ[9]", b"SZ[3]"), "AB[da] is off the board"),
+    ((b"SZ[9]", b"SZ[x]"), "SZ[x] is not a board size"),
+    ((b"MA[ba]", b"MA[zz]"), "MA[zz] is off the board"),
+    ((b"MA[ba]", b"MA[ba]SQ[zz]"), "SQ[zz] is off the board"),
+    ((b"AB[da]", b"AB[ da]"), "AB[ da] is not a point"),
+    ((b"SZ[9]", b"SZ[9]CA[UTF-8]GN[\xff]"), "GN[\\xff] is not text in the file's encoding (UTF-8)"),
+    ((b"SZ[9]", b"SZ[9]CA[bogus]"), "CA[bogus] is not a known text encoding"),
+])
+def test_every_property_read_is_checked_and_named(change, reason):
+    old, new = change
+    data = GOOD[:-1] + new if old == b")" else GOOD.replace(old, new)
+    assert error_of(data) == reason
+
+
+def test_a_pass_and_a_compressed_point_list_are_read():
+    data = GOOD.replace(b"AB[da][db][dc]", b"AB[da:dc]")[:-1] + b"(;B[])(;B[ca]))"
+    problem = parse_problem(data, "problem.sgf")
+    assert problem.first_moves == ((2, 0),)
+    assert problem.stones.tobytes() == parse_problem(GOOD, "problem.sgf").stones.tobytes()

@@ -63,6 +63,13 @@ def test_unlabelled_problem_files_read_as_subproblems(tmp_path):
     (b"AS[x]", "AS[x] is not an integer"),
     (b"TR[ba]", "TR[ba] is on an occupied point"),
     (b"TR[zz]", "TR[zz] is off the board"),
+    (b"AS[-1]", "AS[-1] is not a count of available moves (0 to the 64 empty points)"),
+    (b"AS[7][8]", "AS[7][8] has more than one value"),
+    (b"TS[0][1]", "TS[0][1] has more than one value"),
+    (b"TS[ 1]", "TS[ 1] must be 0 or 1"),
+    (b"TR[ca][da]", "TR[ca][da] has more than one value"),
+    (b"TS[1]TR[ca]", "TR[ca] is a winning move, but TS[1] says PL[B] loses"),
+    (b"DS[1]", "DS[1] disagrees with PL[B] and MA[ba] (PL is the attacker)"),
 ])
 def test_bad_labels_name_the_file_and_the_reason(label, reason):
     with pytest.raises(ProblemError) as info:

@@ -1,30 +1,76 @@
-"""Running a stage's pipeline to its end: where it runs, its progress bar, its counters.
+"""Running a stage's pipeline to its end: which runner, its progress bar, its counters.
 
 Both Beam stages run alike.  The pipeline takes the options the command line
-passed through (:mod:`pipeline.beam.options`).  A progress bar is drawn only
-when the workers run on this machine over local folders: Beam's counters are
-read only when a run ends, so the bar (a :class:`pipeline.progress.PolledBar`)
-polls what the workers leave on disk.  When the run is over, the stage reads
-its counters, all in one namespace.
+passed through (:mod:`pipeline.beam.options`).  Without ``--runner`` (or with
+``--runner DirectRunner``) it runs on Beam's Python direct runner, chosen
+outright (:class:`PythonDirectRunner`); any other runner is Beam's.  A
+progress bar is drawn only when the workers run on this machine over local
+folders: Beam's counters are read only when a run ends, so the bar (a
+:class:`pipeline.progress.PolledBar`) polls what the workers leave on disk.
+When the run is over, the stage reads its counters, all in one namespace.
 """
 from __future__ import annotations
 
 import contextlib
+import shlex
+import sys
 from typing import Iterable, Sequence
 
 import apache_beam as beam
 from apache_beam.metrics.metric import MetricsFilter
-from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+from apache_beam.options.pipeline_options import DirectOptions, PipelineOptions, StandardOptions
+from apache_beam.runners.runner import PipelineRunner
 
-from pipeline.beam import storage
+from pipeline.beam import storage, worker
 from pipeline.progress import PolledBar
 
-# The runner names that mean the DirectRunner (None: no --runner, Beam's default).
+# The runner names that mean the local direct runner (None: no --runner).
 DIRECT_RUNNERS = (None, "DirectRunner", "direct")
 
 
+class PythonDirectRunner(PipelineRunner):
+    """Beam's Python direct runner (its ``FnApiRunner``), built as Beam's ``DirectRunner`` builds it.
+
+    Beam's ``DirectRunner`` first tries the Prism runner, a binary it
+    downloads on first use, and falls back to this one when that fails: a run
+    would not run on the same runner offline and online.  This one always
+    runs here, with the ``--direct_num_workers`` and ``--direct_running_mode``
+    options; in ``multi_processing`` mode each worker is :mod:`pipeline.beam.worker`.
+    """
+
+    def run_pipeline(self, pipeline, options):
+        from apache_beam.portability.api import beam_provision_api_pb2
+        from apache_beam.runners.portability.fn_api_runner import fn_runner
+        from apache_beam.runners.portability.portable_runner import JobServiceHandle
+        from apache_beam.transforms.environments import SubprocessSDKEnvironment
+
+        # The workers read the pipeline's options from the provision info, as under Beam's DirectRunner.
+        provision_info = fn_runner.ExtendedProvisionInfo(beam_provision_api_pb2.ProvisionInfo(
+            pipeline_options=JobServiceHandle.encode_pipeline_options(options.get_all_options())))
+        direct = options.view_as(DirectOptions)
+        if direct.direct_running_mode != "multi_processing":
+            return fn_runner.FnApiRunner(provision_info=provision_info).run_pipeline(pipeline, options)
+        workers = SubprocessSDKEnvironment.from_command_string(
+            f"{shlex.quote(sys.executable)} -m {worker.__name__}")
+        runner = fn_runner.FnApiRunner(default_environment=workers, provision_info=provision_info)
+        # The FnApiRunner replaces the environment by Beam's own worker command when it
+        # sees this mode; without it, it keeps ours (and the --direct_num_workers).
+        direct.direct_running_mode = None
+        try:
+            return runner.run_pipeline(pipeline, options)   # returns once the run is over
+        finally:
+            direct.direct_running_mode = "multi_processing"
+
+
 def new_pipeline(beam_options: Sequence[str]) -> beam.Pipeline:
-    return beam.Pipeline(options=PipelineOptions(list(beam_options)))
+    options = PipelineOptions(list(beam_options))
+    if options.view_as(StandardOptions).runner in DIRECT_RUNNERS:
+        return beam.Pipeline(runner=PythonDirectRunner(), options=options)
+    return beam.Pipeline(options=options)
+
+
+def runner_name(pipeline: beam.Pipeline) -> str:
+    return pipeline.options.view_as(StandardOptions).runner or "DirectRunner"
 
 
 def runs_locally(pipeline: beam.Pipeline, *paths: str) -> bool:
@@ -41,13 +87,23 @@ def run_to_end(pipeline: beam.Pipeline, bar: PolledBar | None = None):
     return result
 
 
-def counters(result, namespace: str, names: Iterable[str] = ()) -> dict[str, int]:
-    """The committed counts of the run's counters in ``namespace``, summed over steps.
+def counters(result, namespace: str, names: Iterable[str] = (), runner: str = "this") -> dict[str, int] | None:
+    """The run's counters in ``namespace``, summed over steps; None when the runner reports none.
 
-    ``names`` come first and are there even when nothing incremented them.
+    A counter's committed value is taken, or its attempted value where the
+    runner reports no committed one (the Flink and Spark runners).  ``names``
+    come first and are there even when nothing incremented them.  A runner
+    without metrics gets a warning, and the stage goes on without its counters.
     """
+    try:
+        found = result.metrics().query(MetricsFilter().with_namespace(namespace))["counters"]
+    except NotImplementedError:
+        print(f"warning: the {runner} runner reports no metrics; the {namespace} counters are left out",
+              file=sys.stderr)
+        return None
     counts = dict.fromkeys(names, 0)
-    for found in result.metrics().query(MetricsFilter().with_namespace(namespace))["counters"]:
-        name = found.key.metric.name
-        counts[name] = counts.get(name, 0) + found.committed
+    for counter in found:
+        name = counter.key.metric.name
+        value = counter.committed if counter.committed is not None else counter.attempted
+        counts[name] = counts.get(name, 0) + (value or 0)
     return counts

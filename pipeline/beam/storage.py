@@ -11,16 +11,9 @@ import uuid
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 
+from pipeline.paths import is_remote  # noqa: F401  (the stages ask storage, beside its other file operations)
+
 TEMPORARY_MARK = ".tmp-"
-
-
-def is_remote(path: str) -> bool:
-    """Whether ``path`` names a bucket or other remote store (``gs://...``), not a local file.
-
-    Local paths are the ones a stage may make absolute (workers need not share
-    the driver's working folder), create with ``os``, and poll for a progress bar.
-    """
-    return "://" in path
 
 
 def join(base: str, *parts: str) -> str:

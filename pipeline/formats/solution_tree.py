@@ -25,7 +25,7 @@ from pipeline.expand import Expansion, TreeNode
 from pipeline.formats.sgf_writer import collection, game_tree, node
 from pipeline.formats.subproblem import Subproblem, parse_subproblem
 from solver.board import Board, color_letter, color_of_letter
-from solver.problem import ProblemError, parse_sgf_point, sgf_point
+from solver.problem import ProblemError, parse_sgf_point, sgf_point, shown
 
 
 def _move_node(move: TreeNode) -> str:
@@ -68,7 +68,7 @@ def _point(properties: dict, name: str, board: Board, source: str) -> tuple[int,
     """The point of a node's ``name`` property, which must be on the board."""
     raw = _value(properties, name, source)
     if len(raw) != 2 or not all("a" <= c <= "s" for c in raw):
-        raise ProblemError(source, f"a tree node's {name}[{raw}] is not a point")
+        raise ProblemError(source, f"a tree node's {name}[{shown(raw.encode())}] is not a point")
     x, y = parse_sgf_point(raw)
     if not (0 <= x < board.size and 0 <= y < board.size):
         raise ProblemError(source, f"a tree node's {name}[{raw}] is off the board")
@@ -87,10 +87,13 @@ def _walk(tree: sgf_grammar.Coarse_game_tree, board: Board, start: Subproblem,
                 raise ProblemError(source, f"the tree move {letter}[{sgf_point(x, y)}] cannot be played")
             played += 1
             area = _value(properties, "AS", source)
-            if not area.isdigit():
-                raise ProblemError(source, f"a tree node's AS[{area}] is not a count")
+            if not (area.isascii() and area.isdigit()) or len(area) > 3:   # a count of board points
+                raise ProblemError(source, f"a tree node's AS[{shown(area.encode())}] is not a count")
+            safe = _value(properties, "TS", source)
+            if safe not in ("0", "1"):
+                raise ProblemError(source, f"a tree node's TS[{shown(safe.encode())}] must be 0 or 1")
             yield Subproblem(size=start.size, stones=board.to_array(), target=start.target,
-                             to_play=start.to_play, safe=_value(properties, "TS", source) == "1",
+                             to_play=start.to_play, safe=safe == "1",
                              available_moves=int(area),
                              best_move=_point(properties, "TR", board, source) if "TR" in properties else None,
                              source=start.source)

@@ -17,6 +17,7 @@ alone (not of ``GN``), so a position reached from two problems is one file.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +26,8 @@ import numpy as np
 from pipeline.formats.sgf_writer import (Property, collection, escape_text, game_tree, node, properties_text,
                                          stone_points)
 from solver.board import BLACK, EMPTY, WHITE, color_letter
-from solver.problem import ProblemError, parse_sgf_point, problem_from_game, read_sgf, sgf_point
+from solver.problem import (Problem, ProblemError, point_of, problem_from_game, read_sgf, sgf_point, shown,
+                            single_value)
 
 
 @dataclass(frozen=True)
@@ -74,42 +76,70 @@ class Subproblem:
     def to_sgf(self) -> str:
         return collection([game_tree([self.root_node()])])
 
+    def problem(self, source: str) -> Problem:
+        """The position as the solver's problem, for its checks (:func:`solver.search_area`)."""
+        return Problem(source=source, size=self.size, stones=self.stones, target=self.target,
+                       to_play=self.to_play)
+
 
 def parse_subproblem(data: bytes, source: str = "<sgf>") -> Subproblem:
-    """Read a subproblem; raises ProblemError naming ``source``."""
+    """Read a subproblem; raises ProblemError naming ``source`` and the label.
+
+    The labels are optional (a problem file reads as an unlabelled
+    subproblem), but each one given must hold one well-formed value that agrees
+    with the position and the other labels.
+    """
     game = read_sgf(data, source)
     problem = problem_from_game(game, source)
     root = game.get_root()
 
-    def integer(prop: str) -> int | None:
-        if not root.has_property(prop):
-            return None
-        raw = root.get_raw(prop).decode(errors="replace").strip()
-        try:
-            return int(raw)
-        except ValueError:
-            raise ProblemError(source, f"{prop}[{raw}] is not an integer") from None
+    def label(prop: str) -> bytes | None:
+        return single_value(root.get_raw_list(prop), prop, source) if root.has_property(prop) else None
 
-    safe = integer("TS")
-    if safe not in (None, 0, 1):
-        raise ProblemError(source, f"TS[{safe}] must be 0 or 1")
+    def flag(prop: str) -> bool | None:
+        raw = label(prop)
+        if raw not in (None, b"0", b"1"):
+            raise ProblemError(source, f"{prop}[{shown(raw)}] must be 0 or 1")
+        return None if raw is None else raw == b"1"
+
+    safe = flag("TS")
+    defender = problem.defender
+    defender_first = flag("DS")
+    if defender_first is not None and defender_first != (problem.to_play == defender):
+        raise ProblemError(source, f"DS[{int(defender_first)}] disagrees with PL[{color_letter(problem.to_play)}] "
+                                   f"and MA[{sgf_point(*problem.target)}] (PL is the "
+                                   f"{'defender' if problem.to_play == defender else 'attacker'})")
+
+    available_moves = None
+    raw = label("AS")
+    if raw is not None:
+        if not re.fullmatch(rb"-?[0-9]+", raw):
+            raise ProblemError(source, f"AS[{shown(raw)}] is not an integer")
+        empty = int(np.count_nonzero(problem.stones == EMPTY))
+        # (the length first: Python refuses to convert thousands of digits)
+        if len(raw) > 3 or not 0 <= int(raw) <= empty:
+            raise ProblemError(source, f"AS[{shown(raw)}] is not a count of available moves "
+                                       f"(0 to the {empty} empty points)")
+        available_moves = int(raw)
+
     best_move = None
-    if root.has_property("TR"):
-        raw = root.get_raw("TR").decode(errors="replace").strip()
-        if len(raw) != 2:
-            raise ProblemError(source, f"TR[{raw}] is not a point")
-        best_move = parse_sgf_point(raw)
-        if not (0 <= best_move[0] < problem.size and 0 <= best_move[1] < problem.size):
-            raise ProblemError(source, f"TR[{raw}] is off the board")
+    raw = label("TR")
+    if raw is not None:
+        best_move = point_of(raw, "TR", problem.size, source)
         if problem.stones[best_move[1], best_move[0]] != EMPTY:
-            raise ProblemError(source, f"TR[{raw}] is on an occupied point")
+            raise ProblemError(source, f"TR[{shown(raw)}] is on an occupied point")
+        # TR is PL's winning move: a position PL loses has none.  (A position
+        # PL wins may have none either: a pass wins it.)
+        if safe is not None and safe != (problem.to_play == defender):
+            raise ProblemError(source, f"TR[{shown(raw)}] is a winning move, but TS[{int(safe)}] says "
+                                       f"PL[{color_letter(problem.to_play)}] loses")
     return Subproblem(
         size=problem.size,
         stones=problem.stones,
         target=problem.target,
         to_play=problem.to_play,
-        safe=None if safe is None else bool(safe),
-        available_moves=integer("AS"),
+        safe=safe,
+        available_moves=available_moves,
         best_move=best_move,
         source=problem.properties.get("GN") or "",
     )

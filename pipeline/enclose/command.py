@@ -1,0 +1,83 @@
+"""``tsumego enclose``: open-board problems (a book's corner, no wall, no target) into enclosed ones.
+
+``tsumego enclose FILE_OR_DIR... --out DIR [--max-nodes N] [--max-area N]
+[BEAM_OPTION...]`` frames each problem (:mod:`pipeline.enclose.frame`),
+infers its target and goal (:mod:`pipeline.enclose.question`), checks the
+book's first move with the solver and writes, under ``--out``:
+
+- ``<id>.sgf``: each enclosed problem, ``IN/<collection>/<number>.sgf`` as
+  ``DIR/<collection>/<number>.sgf`` (a file given alone keeps its name);
+- ``enclose.jsonl``: one line per input, its outcome and why;
+- ``summary.md``: the outcomes per collection (read = enclosed + each
+  rejection) and the enclosed problems' area sizes;
+- ``records/<id>.json``: each problem's line, the mark that it is done: a
+  rerun over the same folder skips the problems whose file and settings are
+  unchanged.
+
+Options it does not know go to Beam, as for ``solve-all``.  Light to import:
+the pipeline is in :mod:`pipeline.enclose.stage`.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+
+from pipeline.beam.options import pass_unknown_options_to_beam
+from pipeline.errors import CommandError
+from pipeline.paths import check_apart, check_output_folder
+from solver import DEFAULT_MAX_AREA
+
+# A solve's node budget: the 5,430 problems of the shared open-board
+# collections go through in well under an hour on two cores with it
+# (RESULTS.md, "enclose").
+DEFAULT_MAX_NODES = 200_000
+
+
+def cmd_enclose(args) -> int:
+    from pipeline.beam import storage
+    from pipeline.enclose.outcome import OUTCOMES
+    from pipeline.enclose.stage import run_enclose
+
+    if args.max_nodes < 1 or args.max_area < 1:
+        args.parser.error("--max-nodes and --max-area must be positive")
+    for given in args.inputs:
+        if not storage.is_remote(given) and not os.path.exists(given):
+            raise CommandError(f"{given}: no such file or folder")
+        check_apart(args.out, "--out", given, "FILE_OR_DIR",
+                    "the run would read its own enclosed problems back as open-board ones")
+    check_output_folder(args.out)
+    if not storage.is_remote(args.out):
+        os.makedirs(args.out, exist_ok=True)
+    settings = {"max_nodes": args.max_nodes, "max_area": args.max_area}
+    outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress)
+    records = outcome["records"]
+    for record in records:
+        if record["outcome"] == "bad-input":
+            print(f"error: {record['file']}: {record['reason']}", file=sys.stderr)
+    counts = Counter(r["outcome"] for r in records)
+    counters = outcome["counters"] or {}
+    print(f"enclose: read {len(records)} = " + " + ".join(f"{name} {counts.get(name, 0)}" for name in OUTCOMES)
+          + f" ({counters.get('problems_done_before', 0)} done in earlier runs); "
+          f"{outcome['seconds']:.1f} s -> {args.out}")
+    if not records:
+        raise CommandError(f"{' '.join(args.inputs)}: no *.sgf files")
+    return 0
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "enclose", allow_abbrev=False,
+        help="turn open-board problems into enclosed ones, checked against the book (Beam)",
+        description="Options it does not know, and words after '--', go to Beam "
+                    "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
+    pass_unknown_options_to_beam(parser)
+    parser.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="open-board problem files or folders")
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="output folder (enclosed problems, enclose.jsonl, summary.md)")
+    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,
+                        help=f"node budget per solve (default {DEFAULT_MAX_NODES:,})")
+    parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
+                        help="the largest search area, in empty points, a reading may have")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(run=cmd_enclose)

@@ -1,0 +1,120 @@
+"""One open-board problem in, its outcome out: the enclosed problem's SGF text and its record.
+
+The outcome is decided from the readings (:mod:`pipeline.enclose.question`):
+
+- ``enclosed``: one reading fits, or several that agree on every winning
+  first move (a capturing race reads the same as killing one side or saving
+  the other);
+- ``ambiguous``: readings that fit with different answers, or none that
+  turns on who moves first;
+- ``ko``: no reading fits, and the side to play lives only by winning a ko,
+  which the project's problems give to the attacker (docs/enclose.md);
+- ``unsettled``: no reading fits and one ran out of nodes;
+- ``book-move-fails``: no reading fits, none is unsettled, and one turns on
+  who moves first but the book's move loses; its refutation is kept for a Go
+  player to check;
+- ``too-large``: every reading's search area is over ``--max-area``;
+- ``bad-input``: the file cannot be read as an open-board problem.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from pipeline.enclose import question
+from pipeline.enclose.reader import OpenProblem, read_open_problem
+from pipeline.formats.sgf_writer import escape_text, game_tree, node, stone_points
+from solver import BLACK, WHITE, sgf_point
+from solver.board import color_letter
+from solver.problem import reason_of
+
+OUTCOMES = ("enclosed", "ambiguous", "book-move-fails", "unsettled", "ko", "too-large", "bad-input")
+
+
+@dataclass
+class Enclosed:
+    record: dict            # the problem's line of enclose.jsonl
+    sgf: str | None         # the enclosed problem's file, when the outcome is ``enclosed``
+
+
+def choose(readings: list[question.Reading]) -> tuple[str, question.Reading | None, str]:
+    """(outcome, the reading it rests on, why) from every candidate's reading."""
+    verdicts = [r.verdict for r in readings]
+    fits = [r for r in readings if r.verdict == question.FITS]
+    if fits:
+        if len({frozenset(r.winning) for r in fits}) == 1:
+            return "enclosed", fits[0], ""
+        return "ambiguous", fits[0], (f"{len(fits)} readings fit with different winning moves: "
+                                      + "; ".join(describe(r) for r in fits))
+    for verdict, outcome in ((question.KO, "ko"), (question.UNSETTLED, "unsettled"),
+                             (question.BOOK_FAILS, "book-move-fails")):
+        if verdict in verdicts:
+            return outcome, readings[verdicts.index(verdict)], ""
+    if readings and all(v == question.TOO_LARGE for v in verdicts):
+        return "too-large", min(readings, key=lambda r: r.area), ""
+    return "ambiguous", None, "no reading turns on who moves first with the book's move in its area"
+
+
+def describe(reading: question.Reading) -> str:
+    return (f"{reading.goal} {sgf_point(*reading.target)} wins at "
+            + ",".join(sgf_point(*m) for m in reading.winning))
+
+
+def problem_name(problem_id: str) -> str:
+    """``GN`` of an enclosed problem: its collection and number, as its id names them."""
+    return problem_id.replace("/", " ")
+
+
+def enclosed_sgf(problem: OpenProblem, reading: question.Reading, problem_id: str) -> str:
+    """The problem file: ``MA`` on the target, ``PL``, every winning first move a root variation."""
+    letter = color_letter(problem.to_play)
+    book = ", ".join(f"{letter} {sgf_point(*m)}" for m in problem.book)
+    comment = (f"{letter} to {reading.goal}. The book's first move: {book}. "
+               f"Enclosed from an open-board problem ({problem.name or problem_id}).")
+    stones = reading.frame.stones
+    root = node([("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(stones.shape[0])]),
+                 ("GN", [escape_text(problem_name(problem_id))]), ("C", [escape_text(comment)]),
+                 ("PL", [letter]), ("AB", stone_points(stones, BLACK)), ("AW", stone_points(stones, WHITE)),
+                 ("MA", [sgf_point(*reading.target)])])
+    moves = sorted(reading.winning, key=lambda p: (p[1], p[0]))
+    return game_tree([root], [game_tree([node([(letter, [sgf_point(*m)])])]) for m in moves]) + "\n"
+
+
+def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_area: int) -> Enclosed:
+    """The outcome for one file; never raises for a fault of the file."""
+    started = time.perf_counter()
+    record = {"problem": problem_id, "file": source}
+    try:
+        problem = read_open_problem(data, source)
+    except Exception as exc:    # whatever the file holds, it is an outcome, never the end of the run
+        record.update(outcome="bad-input", reason=reason_of(exc), seconds=round(time.perf_counter() - started, 3))
+        return Enclosed(record, None)
+    readings = question.read(problem.stones, problem.to_play, problem.book, source, max_nodes, max_area)
+    outcome, reading, why = choose(readings)
+    letter = color_letter(problem.to_play)
+    record.update(outcome=outcome, to_play=letter)
+    if why:
+        record["reason"] = why
+    if reading is not None:
+        record.update(
+            area=reading.area, target=sgf_point(*reading.target), goal=reading.goal,
+            book=[{"move": sgf_point(*m), "wins": reading.book.get(m),
+                   **({"refutation": refutation_text(reading.refutation[m], problem.to_play)}
+                      if m in reading.refutation else {})} for m in problem.book],
+            winning=[sgf_point(*m) for m in sorted(reading.winning, key=lambda p: (p[1], p[0]))])
+    else:
+        record["book"] = [{"move": sgf_point(*m), "wins": None} for m in problem.book]
+    record.update(
+        nodes=sum(r.nodes for r in readings), seconds=round(time.perf_counter() - started, 3),
+        readings=[{"target": sgf_point(*r.target), "goal": r.goal, "verdict": r.verdict, "area": r.area,
+                   "nodes": r.nodes} for r in readings])
+    text = enclosed_sgf(problem, reading, problem_id) if outcome == "enclosed" else None
+    return Enclosed(record, text)
+
+
+def refutation_text(move, to_play: int) -> str | None:
+    """The opponent's answer to a failing book move, as SGF (``W[]`` for a pass)."""
+    if move is None:
+        return None
+    letter = color_letter(3 - to_play)
+    return f"{letter}[]" if move == "pass" else f"{letter}[{sgf_point(*move)}]"

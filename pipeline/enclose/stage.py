@@ -1,0 +1,174 @@
+"""The Beam pipeline of ``tsumego enclose``: its steps, the folder it fills, and running it.
+
+Imported only when the command runs (Beam at the top).  The steps:
+
+1. *Plan* (:class:`Plan`), per input file: if ``records/<id>.json`` holds the
+   outcome of these very bytes under these settings, that record goes
+   straight to the reports; otherwise the file is a work item.
+2. *Enclose* (:class:`Enclose`), per work item after a reshuffle that spreads
+   them over the workers: the problem is framed and solved
+   (:mod:`pipeline.enclose.outcome`); an enclosed problem's SGF is written to
+   ``<id>.sgf`` (or a stale one removed), then its record, the "done"
+   marker, last.  An interrupted run keeps every problem it finished.
+3. *Reports* (:func:`write_reports`): ``enclose.jsonl`` (one line per input,
+   sorted by id) and ``summary.md``, written whole.
+
+Every file is written atomically (:mod:`pipeline.beam.storage`).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+
+import apache_beam as beam
+from apache_beam.metrics import Metrics
+from apache_beam.pvalue import TaggedOutput
+
+from pipeline.beam import running, storage
+from pipeline.enclose.outcome import enclose_file
+from pipeline.enclose.summary import summary_markdown
+from pipeline.progress import PolledBar
+from solver.problem import reason_of
+
+NAMESPACE = "enclose"
+
+
+def counter(name: str):
+    return Metrics.counter(NAMESPACE, name)
+
+
+class Layout:
+    """Where everything goes under ``--out``: ``<id>.sgf``, ``records/<id>.json``, the reports."""
+
+    def __init__(self, out: str):
+        self.out = out if storage.is_remote(out) else os.path.abspath(out)
+
+    def problem(self, problem_id: str) -> str:
+        return storage.join(self.out, problem_id + ".sgf")
+
+    def record(self, problem_id: str) -> str:
+        return storage.join(self.out, "records", problem_id + ".json")
+
+    def file(self, name: str) -> str:
+        return storage.join(self.out, name)
+
+
+def input_files(inputs: list[str]) -> list[tuple[str, str]]:
+    """(problem id, path) of every input, sorted by id: a folder's ``*.sgf`` by their path below
+    it without ``.sgf`` (``IN/<collection>/<number>.sgf`` is ``<collection>/<number>``), a file
+    by its name alone."""
+    pairs = {}
+    for given in inputs:
+        root = given.rstrip("/")
+        if not storage.is_remote(root):
+            root = os.path.abspath(root)
+        if storage.is_remote(root) or os.path.isdir(root):
+            for path in storage.list_files(root, ".sgf"):
+                pairs.setdefault(path[len(root):].lstrip("/").removesuffix(".sgf"), path)
+        else:
+            pairs.setdefault(os.path.basename(root).removesuffix(".sgf"), root)
+    return sorted(pairs.items())
+
+
+def fingerprint(data: bytes, settings: dict) -> str:
+    """What a record was computed from: the file's bytes and the settings."""
+    text = json.dumps(settings, sort_keys=True).encode()
+    return hashlib.sha256(text + b"\0" + data).hexdigest()
+
+
+class Plan(beam.DoFn):
+    """(problem id, path) in; out: work items (id, path, bytes), or tagged ``done`` records."""
+
+    def __init__(self, layout: Layout, settings: dict):
+        self.layout = layout
+        self.settings = settings
+        self.read = counter("problems_read")
+        self.done_before = counter("problems_done_before")
+
+    def process(self, item):
+        problem_id, path = item
+        self.read.inc()
+        try:
+            data = storage.read_bytes(path)
+        except Exception as exc:   # an unreadable file is a bad input, never the end of the run
+            yield TaggedOutput("done", {"problem": problem_id, "file": path, "outcome": "bad-input",
+                                        "reason": reason_of(exc)})
+            return
+        record_path = self.layout.record(problem_id)
+        if storage.exists(record_path):
+            record = json.loads(storage.read_bytes(record_path))
+            if record.pop("fingerprint", None) == fingerprint(data, self.settings):
+                self.done_before.inc()
+                yield TaggedOutput("done", record)
+                return
+        yield problem_id, path, data
+
+
+class Enclose(beam.DoFn):
+    """A work item in; the enclosed problem and its record written; the record out."""
+
+    def __init__(self, layout: Layout, settings: dict):
+        self.layout = layout
+        self.settings = settings
+        self.outcomes = {}
+        self.search_nodes = counter("search_nodes")
+
+    def process(self, item):
+        problem_id, path, data = item
+        result = enclose_file(data, path, problem_id, self.settings["max_nodes"], self.settings["max_area"])
+        target = self.layout.problem(problem_id)
+        if result.sgf is not None:
+            storage.write_atomic(target, result.sgf.encode())
+        else:
+            storage.delete_if_present([target])
+        record = dict(result.record, fingerprint=fingerprint(data, self.settings))
+        storage.write_atomic(self.layout.record(problem_id), (json.dumps(record, sort_keys=True) + "\n").encode())
+        counter(result.record["outcome"]).inc()
+        self.search_nodes.inc(result.record.get("nodes", 0))
+        yield result.record
+
+
+def write_reports(records: list[dict], layout: Layout, settings: dict) -> None:
+    records = sorted(records, key=lambda r: r["problem"])
+    lines = "".join(json.dumps(r, sort_keys=True) + "\n" for r in records)
+    storage.write_atomic(layout.file("enclose.jsonl"), lines.encode())
+    storage.write_atomic(layout.file("summary.md"), summary_markdown(records, settings).encode())
+
+
+def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, settings: dict) -> None:
+    planned = (pipeline
+               | "Problems" >> beam.Create(problems)
+               | "Plan" >> beam.ParDo(Plan(layout, settings)).with_outputs("done", main="work"))
+    enclosed = (planned.work
+                | "Spread" >> beam.Reshuffle()
+                | "Enclose" >> beam.ParDo(Enclose(layout, settings)))
+    ((planned.done, enclosed)
+     | "Records" >> beam.Flatten()
+     | "AllRecords" >> beam.combiners.ToList()
+     | "WriteReports" >> beam.Map(write_reports, layout, settings))
+
+
+def records_bar(layout: Layout, problems: list[tuple[str, str]]) -> PolledBar:
+    """A bar of problems done, from the records a local run writes."""
+    folder = layout.file("records")
+    start = len(storage.list_files(folder, ".json"))
+    todo = sum(not storage.exists(layout.record(pid)) for pid, _ in problems)
+    return PolledBar(lambda: len(storage.list_files(folder, ".json")) - start, todo,
+                     desc="enclose", unit="problem")
+
+
+def run_enclose(inputs: list[str], out: str, settings: dict, beam_options=(), progress: bool = True) -> dict:
+    """Run the pipeline; returns the records (sorted by id), the Beam counters and the seconds."""
+    layout = Layout(out)
+    problems = input_files(inputs)
+    pipeline = running.new_pipeline(beam_options)
+    build_pipeline(pipeline, problems, layout, settings)
+    started = time.perf_counter()
+    bar = records_bar(layout, problems) if progress and running.runs_locally(pipeline, out) else None
+    result = running.run_to_end(pipeline, bar)
+    seconds = time.perf_counter() - started
+    records = [json.loads(line) for line in storage.read_bytes(layout.file("enclose.jsonl")).decode().splitlines()]
+    return {"records": records, "problems": len(problems), "seconds": seconds,
+            "counters": running.counters(result, NAMESPACE, runner=running.runner_name(pipeline))}
