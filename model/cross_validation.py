@@ -159,7 +159,8 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
             args, spec, planes, out, fold,
             problems_of(lambda k: k not in (fold, validation_fold)),
             problems_of(lambda k: k == validation_fold),
-            sum(counts[problem] for problem in counts if fold_of[problem] not in (fold, validation_fold)))
+            sum(counts[problem] for problem in counts if fold_of[problem] not in (fold, validation_fold)),
+            sum(counts[problem] for problem in counts if fold_of[problem] == validation_fold))
 
     # Keras rather than the numpy evaluator: the same answers, twice as fast for conv
     net = KerasNet(model, model_spec["planes"])
@@ -191,13 +192,14 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
 
 
 def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
-               train_problems: dict, validation_problems: dict, train_records: int):
+               train_problems: dict, validation_problems: dict, train_records: int,
+               validation_records: int):
     """``(model, model.json's content, training figures)`` of one fold's training run
-    (``train_records``: how many records ``train_problems`` hold)."""
+    (``train_records``, ``validation_records``: how many records the problems hold)."""
     import keras
     import tensorflow as tf
 
-    from model.dataset import make_dataset
+    from model.dataset import extra_records, make_dataset
     from model.network import build_model, compile_model
     from model.train import FitLimits, fit
     from pipeline.formats.records import SPLITS
@@ -210,6 +212,11 @@ def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
                          extra=tuple(args.extra_train), own_records=train_records)
     validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
                               planes=planes, problems=validation_problems)
+    # Told the batches an epoch holds, Keras ends the epoch there rather than running
+    # into the end of the data (as in ``tsumego train``).
+    train_records += sum(count for _, _, count in extra_records(args.data, tuple(args.extra_train)))
+    train, validation = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records // args.batch_size)))
+                         for dataset, records in ((train, train_records), (validation, validation_records)))
     model = compile_model(build_model(len(planes), options), options)
     fitted = fit(model, train, validation, out, FitLimits.from_args(args))
     training = {"epochs_run": fitted["epochs_run"], "best_epoch": fitted["best_epoch"],
