@@ -27,8 +27,12 @@ MIN_AREA ?= 7
 # e.g. BEAM="--runner DataflowRunner --project P ..." for a cloud runner).
 BEAM ?= --direct_num_workers 0 --direct_running_mode multi_processing
 SAMPLE ?= 200
+# enclose: the folder of open-board problems (a book's corners, no wall, no
+# target; e.g. OPEN=../shared/sgf-open) and its options (e.g. "--max-nodes 200000").
+OPEN ?= tests/open-problems
+ENCLOSE_OPTIONS ?=
 
-.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels
+.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -120,6 +124,12 @@ eval: $(STAMP)
 # solver, into $(OUT)/generated (same SEED, same files).
 generate: $(STAMP)
 	$(BIN)/tsumego generate --count $(COUNT) --seed $(SEED) --out $(OUT)/generated $(GENERATE_OPTIONS)
+
+# Open-board problems of $(OPEN) framed into enclosed ones, their question
+# inferred and checked against the book's move, into $(OUT)/enclosed (Beam,
+# resumable); then e.g. make solve-all PROBLEMS=$(OUT)/enclosed.
+enclose: $(STAMP)
+	$(BIN)/tsumego enclose $(OPEN) --out $(OUT)/enclosed $(ENCLOSE_OPTIONS) $(BEAM)
 
 clean:
 	rm -rf $(OUT) .pytest_cache

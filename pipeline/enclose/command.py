@@ -57,7 +57,8 @@ def cmd_enclose(args) -> int:
             print(f"error: {record['file']}: {record['reason']}", file=sys.stderr)
     counts = Counter(r["outcome"] for r in records)
     counters = outcome["counters"] or {}
-    print(f"enclose: read {len(records)} = " + " + ".join(f"{name} {counts.get(name, 0)}" for name in OUTCOMES)
+    print(f"enclose: read {len(records)} = "
+          + " + ".join(f"{name} {counts.get(name, 0)}" for name in OUTCOMES)
           + f" ({counters.get('problems_done_before', 0)} done in earlier runs); "
           f"{outcome['seconds']:.1f} s -> {args.out}")
     if not records:
@@ -72,7 +73,8 @@ def register(commands) -> None:
         description="Options it does not know, and words after '--', go to Beam "
                     "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
     pass_unknown_options_to_beam(parser)
-    parser.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR", help="open-board problem files or folders")
+    parser.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR",
+                        help="open-board problem files or folders")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="output folder (enclosed problems, enclose.jsonl, summary.md)")
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES,

@@ -12,6 +12,10 @@ problem's box.  Attacker stones stop it.  The box is the bounding box of the
 printed stones, pushed out to a board edge that lies within ``NEAR_EDGE``
 lines of it (the edge the problem leans on; the same rule as lizgoban's
 frame, whose problem region is the stones' box snapped to the near edges).
+Two more kinds of points join the region, since a wall stone on them would
+change the problem: the liberties of an attacker block the defender may
+capture (:func:`weak_liberties`) and the holes beside the region that lead
+nowhere else (:func:`holes`).
 Unlike lizgoban's and KataGo's frames, which fill the far board for a network
 to read, this wall hugs the stones: a wide margin leaves 18 to 40 empty points
 where a book problem's eye space holds 6 to 15, and the exact search cannot
@@ -120,7 +124,8 @@ def region_of(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
     """The target's region: defender stones and near empty points reached through the eight steps.
 
     Points in ``keep`` (the book's first moves) are admitted wherever they lie:
-    the frame must never cover the answer.
+    the frame must never cover the answer.  Then, until nothing changes, the
+    holes beside the region and the liberties of weak attacker blocks join it.
     """
     size = stones.shape[0]
     defender = int(stones[target[1], target[0]])
@@ -132,7 +137,7 @@ def region_of(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
         color = stones[y, x]
         if color == attacker:
             return False
-        if color == defender or far[y, x] <= 1 or (x, y) in keep:
+        if color == defender or far[y, x] <= 1:
             return True
         return x0 <= x <= x1 and y0 <= y <= y1 and far[y, x] <= reach
 

@@ -22,7 +22,8 @@ import time
 from dataclasses import dataclass
 
 from pipeline.enclose import question
-from pipeline.enclose.reader import OpenProblem, read_open_problem
+from pipeline.enclose.crop import Crop, crop
+from pipeline.enclose.reader import SIZE, OpenProblem, read_open_problem
 from pipeline.formats.sgf_writer import escape_text, game_tree, node, stone_points
 from solver import BLACK, WHITE, sgf_point
 from solver.board import color_letter
@@ -65,19 +66,22 @@ def problem_name(problem_id: str) -> str:
     return problem_id.replace("/", " ")
 
 
-def enclosed_sgf(problem: OpenProblem, reading: question.Reading, problem_id: str) -> str:
-    """The problem file: ``MA`` on the target, ``PL``, every winning first move a root variation."""
+def enclosed_sgf(problem: OpenProblem, reading: question.Reading, problem_id: str,
+                 cropped: Crop | None) -> str:
+    """The problem file: ``MA`` on the target, ``PL``, every winning first move a root variation;
+    on the cropped board when there is one."""
     letter = color_letter(problem.to_play)
+    stones = reading.frame.stones if cropped is None else cropped.stones
+    place = (lambda p: p) if cropped is None else cropped.point
     book = ", ".join(f"{letter} {sgf_point(*m)}" for m in problem.book)
     comment = (f"{letter} to {reading.goal}. The book's first move: {book}. "
                f"Enclosed from an open-board problem ({problem.name or problem_id}).")
-    stones = reading.frame.stones
     root = node([("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(stones.shape[0])]),
                  ("GN", [escape_text(problem_name(problem_id))]), ("C", [escape_text(comment)]),
                  ("PL", [letter]), ("AB", stone_points(stones, BLACK)), ("AW", stone_points(stones, WHITE)),
-                 ("MA", [sgf_point(*reading.target)])])
+                 ("MA", [sgf_point(*place(reading.target))])])
     moves = sorted(reading.winning, key=lambda p: (p[1], p[0]))
-    return game_tree([root], [game_tree([node([(letter, [sgf_point(*m)])])]) for m in moves]) + "\n"
+    return game_tree([root], [game_tree([node([(letter, [sgf_point(*place(m))])])]) for m in moves]) + "\n"
 
 
 def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_area: int) -> Enclosed:
@@ -87,7 +91,8 @@ def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_
     try:
         problem = read_open_problem(data, source)
     except Exception as exc:    # whatever the file holds, it is an outcome, never the end of the run
-        record.update(outcome="bad-input", reason=reason_of(exc), seconds=round(time.perf_counter() - started, 3))
+        record.update(outcome="bad-input", reason=reason_of(exc),
+                      seconds=round(time.perf_counter() - started, 3))
         return Enclosed(record, None)
     readings = question.read(problem.stones, problem.to_play, problem.book, source, max_nodes, max_area)
     outcome, reading, why = choose(readings)
@@ -108,7 +113,12 @@ def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_
         nodes=sum(r.nodes for r in readings), seconds=round(time.perf_counter() - started, 3),
         readings=[{"target": sgf_point(*r.target), "goal": r.goal, "verdict": r.verdict, "area": r.area,
                    "nodes": r.nodes} for r in readings])
-    text = enclosed_sgf(problem, reading, problem_id) if outcome == "enclosed" else None
+    text = None
+    if outcome == "enclosed":
+        cropped = crop(reading.frame, max_area)
+        record["board"] = {"size": SIZE if cropped is None else int(cropped.stones.shape[0]),
+                           "offset": [0, 0] if cropped is None else list(cropped.offset)}
+        text = enclosed_sgf(problem, reading, problem_id, cropped)
     return Enclosed(record, text)
 
 

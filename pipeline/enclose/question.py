@@ -1,13 +1,15 @@
 """The question a book leaves unsaid: which group, and whether the side to play kills or lives.
 
-Every block on the board is a candidate target (blocks of one colour whose
-regions coincide are one candidate, the largest block standing for them).
-Each candidate is framed (:mod:`pipeline.enclose.frame`) and solved with
-each side moving first.  A candidate *fits* when the side to play wins moving
+Every block on the board is a candidate target; blocks of one colour whose
+regions coincide are one candidate.  Each is framed
+(:mod:`pipeline.enclose.frame`) and solved with each side moving first, the
+attacker as ko master.  A candidate *fits* when the side to play wins moving
 first, loses moving second (the status turns on who moves first: that is
 what makes it a problem) and the book's first move wins.  The goal follows:
 ``kill`` when the side to play is the candidate's attacker, ``live`` when it
-is its defender.
+is its defender.  A live candidate the defender loses whoever starts is
+solved again with the defender as ko master: if it then fits, the book's
+answer is a ko (verdict ``ko``).
 """
 from __future__ import annotations
 
@@ -16,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pipeline.enclose.frame import Frame, Point, blocks, enclose
+from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, blocks, enclose
 from solver import Problem, ProblemError, Solver
 from solver.area import search_area
 
@@ -43,46 +45,79 @@ class Reading:
     area: int = 0
     book: dict[Point, bool] = field(default_factory=dict)   # each book move: does it win?
     winning: list[Point] = field(default_factory=list)      # every winning first move
-    refutation: dict[Point, Point | str | None] = field(default_factory=dict)  # the answer to a failing book move
+    # the opponent's answer to each failing book move
+    refutation: dict[Point, Point | str | None] = field(default_factory=dict)
     nodes: int = 0
     seconds: float = 0.0
 
 
-def candidates(stones: np.ndarray, keep: frozenset[Point]) -> list[tuple[Point, Frame]]:
-    """(target, frame) per distinct region of each colour's blocks, largest block first within a region."""
-    found: dict[tuple[int, frozenset], tuple[Point, Frame]] = {}
+def candidates(stones: np.ndarray, keep: frozenset[Point]) -> list[list[tuple[Point, Frame]]]:
+    """Per distinct region of each colour's blocks, its (target, frame) for each block of the
+    region, largest block first (a book may sacrifice a block to save the rest)."""
+    found: dict[tuple[int, frozenset], list[tuple[Point, Frame]]] = {}
     for color in (1, 2):
         for block in sorted(blocks(stones, color), key=len, reverse=True):
             target = min(block, key=lambda p: (p[1], p[0]))
             frame = enclose(stones, target, keep=keep)
-            key = (color, frame.region)
-            if key not in found:
-                found[key] = (target, frame)
-    return list(found.values())
+            found.setdefault((color, frame.region), []).append((target, frame))
+    return sorted(found.values(), key=lambda group: len(group[0][1].region))
+
+
+# Verdicts from the most to the least telling: which reading of a region to report.
+RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WALL)
+# Verdicts a wider frame or another target block may change (the defender died within this one,
+# or needed a ko, or lived only by another move than the book's); an unsettled one is left as is,
+# since a wider frame is only harder.
+RETRY = (SETTLED, KO, BOOK_FAILS)
+MAX_TARGETS = 4     # blocks of a region tried as the target
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
          max_nodes: int, max_area: int) -> list[Reading]:
-    """Every candidate target's reading, the smallest regions first.
+    """One reading per candidate region, the smallest regions first.
 
-    Once a candidate fits (or fits but for a ko), the others are solved only to
-    see whether a second one fits too, with a tenth of the budget: a large region around the
-    attacker's own surrounding stones rarely settles, and would take most of
-    the time.
+    Within a region, the largest block is the target first, framed again one
+    step wider when the defender may have lacked room (the reading is settled,
+    a ko or the book's move fails) or one step tighter when the search did not
+    settle; when the reading could still change, the region's other blocks are
+    tried, and the most telling reading stands for the region.  Once
+    a region fits (or fits but for a ko), the others are solved only to see
+    whether a second one fits too, with a tenth of the budget: a large region
+    around the attacker's own surrounding stones rarely settles, and would take
+    most of the time.
     """
     readings = []
     budget = max_nodes
-    for target, frame in sorted(candidates(stones, frozenset(book)), key=lambda c: len(c[1].region)):
-        defender = int(stones[target[1], target[0]])
-        goal = "live" if to_play == defender else "kill"
-        reading = Reading(target=target, goal=goal, frame=frame)
-        started = time.perf_counter()
-        solve_candidate(reading, to_play, book, source, budget, max_area)
-        reading.seconds = time.perf_counter() - started
-        readings.append(reading)
-        if reading.verdict in (FITS, KO) and max_nodes:
+    for group in candidates(stones, frozenset(book)):
+        best = None
+        for target, frame in group[:MAX_TARGETS]:
+            reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area)
+            best = reading if best is None or RANK.index(reading.verdict) < RANK.index(best.verdict) else best
+            # A frame one step wider when the defender may have lacked room; one step tighter
+            # when the search could not settle this one.
+            reach = (DEFAULT_REACH + 1 if reading.verdict in RETRY else
+                     DEFAULT_REACH - 1 if reading.verdict == UNSETTLED else None)
+            other = None if reach is None else enclose(stones, target, reach=reach, keep=frozenset(book))
+            if other is not None and other.region != frame.region:
+                reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area)
+                if RANK.index(reading.verdict) < RANK.index(best.verdict):
+                    best = reading
+            if best.verdict == FITS or best.verdict not in RETRY:
+                break
+        readings.append(best)
+        if best.verdict in (FITS, KO) and max_nodes:
             budget = max(1, max_nodes // 10)
     return readings
+
+
+def solve_reading(stones: np.ndarray, target: Point, frame: Frame, to_play: int, book: tuple[Point, ...],
+                  source: str, max_nodes: int, max_area: int) -> Reading:
+    defender = int(stones[target[1], target[0]])
+    reading = Reading(target=target, goal="live" if to_play == defender else "kill", frame=frame)
+    started = time.perf_counter()
+    solve_candidate(reading, to_play, book, source, max_nodes, max_area)
+    reading.seconds = time.perf_counter() - started
+    return reading
 
 
 def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], source: str,
@@ -109,6 +144,7 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
         probe = Reading(target=reading.target, goal=reading.goal, frame=frame)
         if settle(Solver(problem, max_area=max_area), probe, to_play, book, max_nodes, "defender") == FITS:
             reading.verdict = KO
+            reading.book, reading.winning = probe.book, probe.winning   # as the defender's ko won
         reading.nodes += probe.nodes
 
 

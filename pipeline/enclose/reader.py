@@ -11,11 +11,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.enclose.frame import NEAR_EDGE, Point, blocks, liberties
+from pipeline.enclose.frame import Point, blocks, liberties
 from solver import BLACK, WHITE, ProblemError
 from solver.problem import point_of, read_sgf, shown, single_value
 
 SIZE = 19
+# Stones spread wider than this both ways make a whole-board position, not a corner or a
+# side problem (the published problems span at most 10 lines in their narrower direction).
+MAX_SPREAD = 12
 
 
 @dataclass(frozen=True)
@@ -68,10 +71,10 @@ def read_open_problem(data: bytes, source: str) -> OpenProblem:
         for x, y in points:
             stones[y, x] = color
     ys, xs = np.nonzero(stones)
-    last = SIZE - 1
-    if (xs.min() <= NEAR_EDGE and ys.min() <= NEAR_EDGE and last - xs.max() <= NEAR_EDGE
-            and last - ys.max() <= NEAR_EDGE):
-        raise ProblemError(source, "stones near all four edges: not a corner or side problem")
+    width, height = int(xs.max() - xs.min()) + 1, int(ys.max() - ys.min()) + 1
+    if min(width, height) > MAX_SPREAD:
+        raise ProblemError(source, f"the stones spread over {width}×{height} lines: "
+                                   "not a corner or side problem")
     for color in (BLACK, WHITE):
         for block in blocks(stones, color):
             if not liberties(stones, block):
@@ -90,7 +93,8 @@ def read_open_problem(data: bytes, source: str) -> OpenProblem:
                     raise ProblemError(source, f"root variation {prop}[{shown(move)}] is not a move "
                                                f"of the side to play")
                 if stones[y, x]:
-                    raise ProblemError(source, f"root variation {prop}[{shown(move)}] is on an occupied point")
+                    raise ProblemError(source, f"root variation {prop}[{shown(move)}] "
+                                               "is on an occupied point")
                 book.append((x, y))
     if not book:
         raise ProblemError(source, "no root variation: the book's first move is not given")

@@ -28,6 +28,7 @@ from apache_beam.pvalue import TaggedOutput
 
 from pipeline.beam import running, storage
 from pipeline.enclose.outcome import enclose_file
+from pipeline.errors import CommandError
 from pipeline.enclose.summary import summary_markdown
 from pipeline.progress import PolledBar
 from solver.problem import reason_of
@@ -56,19 +57,28 @@ class Layout:
 
 
 def input_files(inputs: list[str]) -> list[tuple[str, str]]:
-    """(problem id, path) of every input, sorted by id: a folder's ``*.sgf`` by their path below
-    it without ``.sgf`` (``IN/<collection>/<number>.sgf`` is ``<collection>/<number>``), a file
-    by its name alone."""
-    pairs = {}
+    """(problem id, path) of every input, sorted by id.
+
+    A folder's ``*.sgf`` are named by their path below it without ``.sgf``
+    (``IN/<collection>/<number>.sgf`` is ``<collection>/<number>``), under the
+    folder's own name when several inputs are given; a file given by itself is
+    named by its file name.  Two inputs with one id are refused.
+    """
+    pairs: dict[str, str] = {}
     for given in inputs:
         root = given.rstrip("/")
         if not storage.is_remote(root):
             root = os.path.abspath(root)
         if storage.is_remote(root) or os.path.isdir(root):
-            for path in storage.list_files(root, ".sgf"):
-                pairs.setdefault(path[len(root):].lstrip("/").removesuffix(".sgf"), path)
+            prefix = root.rsplit("/", 1)[-1] + "/" if len(inputs) > 1 else ""
+            found = [(prefix + path[len(root):].lstrip("/").removesuffix(".sgf"), path)
+                     for path in storage.list_files(root, ".sgf")]
         else:
-            pairs.setdefault(os.path.basename(root).removesuffix(".sgf"), root)
+            found = [(root.rsplit("/", 1)[-1].removesuffix(".sgf"), root)]
+        for problem_id, path in found:
+            if pairs.setdefault(problem_id, path) != path:
+                raise CommandError(f"{pairs[problem_id]} and {path} would both be written as "
+                                   f"{problem_id}.sgf", code=2)
     return sorted(pairs.items())
 
 
@@ -124,7 +134,8 @@ class Enclose(beam.DoFn):
         else:
             storage.delete_if_present([target])
         record = dict(result.record, fingerprint=fingerprint(data, self.settings))
-        storage.write_atomic(self.layout.record(problem_id), (json.dumps(record, sort_keys=True) + "\n").encode())
+        storage.write_atomic(self.layout.record(problem_id),
+                             (json.dumps(record, sort_keys=True) + "\n").encode())
         counter(result.record["outcome"]).inc()
         self.search_nodes.inc(result.record.get("nodes", 0))
         yield result.record
@@ -169,6 +180,7 @@ def run_enclose(inputs: list[str], out: str, settings: dict, beam_options=(), pr
     bar = records_bar(layout, problems) if progress and running.runs_locally(pipeline, out) else None
     result = running.run_to_end(pipeline, bar)
     seconds = time.perf_counter() - started
-    records = [json.loads(line) for line in storage.read_bytes(layout.file("enclose.jsonl")).decode().splitlines()]
+    lines = storage.read_bytes(layout.file("enclose.jsonl")).decode().splitlines()
+    records = [json.loads(line) for line in lines]
     return {"records": records, "problems": len(problems), "seconds": seconds,
             "counters": running.counters(result, NAMESPACE, runner=running.runner_name(pipeline))}

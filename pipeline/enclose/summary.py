@@ -14,7 +14,8 @@ def collection_of(problem_id: str) -> str:
 
 def book_move_listed(record: dict) -> bool:
     """Whether the enclosed form lists the book's first move among its winning moves."""
-    return record["outcome"] == "enclosed" and bool(record["book"]) and record["book"][0]["move"] in record["winning"]
+    return (record["outcome"] == "enclosed" and bool(record["book"])
+            and record["book"][0]["move"] in record["winning"])
 
 
 def summary_markdown(records: list[dict], settings: dict) -> str:

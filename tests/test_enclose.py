@@ -1,0 +1,234 @@
+"""enclose: open-board problems framed, their question inferred, checked against the book's move.
+
+The positions in ``tests/open-problems/`` were composed for these tests from
+standard shapes (eye shapes, a capturing race, kos, a seki), on every corner
+and side, most inside a solid wall and two surrounded loosely as books print
+them, each with the outcome, target, goal and winning moves expected
+below.  ``bad/`` holds one file for each way an input is refused.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.cli import main
+from pipeline.enclose.frame import EIGHT, enclose, on_board
+from pipeline.enclose.outcome import OUTCOMES, enclose_file
+from pipeline.enclose.reader import read_open_problem
+from solver import Solver, load_problem, parse_problem, search_area
+from solver.problem import parse_sgf_point
+
+OPEN = Path(__file__).resolve().parent / "open-problems"
+MAX_NODES = 1_000_000
+
+# name: (outcome, target, goal, every winning first move)
+EXPECTED = {
+    "corner-kill-straight-three": ("enclosed", "da", "kill", ("ba",)),
+    "corner-live-straight-three": ("enclosed", "da", "live", ("ba",)),
+    "side-kill-straight-three": ("enclosed", "ha", "kill", ("ja",)),
+    "side-live-straight-three": ("enclosed", "ha", "live", ("ja",)),
+    "corner-kill-pyramid-four": ("enclosed", "da", "kill", ("ba",)),
+    "corner-live-pyramid-four": ("enclosed", "da", "live", ("ba",)),
+    "corner-kill-bulky-five": ("enclosed", "qq", "kill", ("rs",)),
+    "corner-live-bulky-five": ("enclosed", "pa", "live", ("ra",)),
+    "side-kill-bent-three": ("enclosed", "ga", "kill", ("ib",)),
+    "side-kill-bottom-edge": ("enclosed", "jr", "kill", ("ls",)),
+    "white-kills-straight-three": ("enclosed", "ar", "kill", ("bs",)),
+    "white-lives-on-the-left-side": ("enclosed", "ah", "live", ("aj",)),
+    "corner-live-capture": ("enclosed", "da", "live", ("ba",)),
+    "side-live-inside-stone": ("enclosed", "gr", "live", ("js",)),
+    "corner-kill-by-ko": ("enclosed", "pa", "kill", ("ra",)),
+    "capturing-race-two-answers": ("enclosed", "ea", "kill", ("aa", "da")),
+    "live-only-by-ko": ("ko", "rq", "live", ("ss",)),
+    "book-move-fails-edge": ("book-move-fails", "da", "kill", ()),
+    "side-live-book-fails": ("book-move-fails", "ga", "live", ()),
+    "loose-corner-kill": ("enclosed", "da", "kill", ("ba",)),
+    "loose-side-live": ("enclosed", "ga", "live", ("ia",)),
+    "nothing-at-stake": ("ambiguous", None, None, ()),
+    "seki-already-made": ("ambiguous", None, None, ()),
+}
+BAD = {
+    "no-stones": "no stones of either colour on the board",
+    "stones-all-over": "the stones spread over 15×15 lines: not a corner or side problem",
+    "no-pl": "no PL[] property: the side to play is not given",
+    "size-13": "board size 13: open-board problems are 19×19",
+    "move-off-the-board": "root variation B[zz] is off the board",
+}
+
+
+def _enclose(name: str):
+    path = OPEN / f"{name}.sgf"
+    return enclose_file(path.read_bytes(), str(path), name, MAX_NODES, 40)
+
+
+@pytest.fixture(scope="module")
+def results():
+    return {name: _enclose(name) for name in EXPECTED}
+
+
+def test_the_positions_are_varied():
+    assert len(EXPECTED) >= 20 and {p.stem for p in OPEN.glob("*.sgf")} == set(EXPECTED)
+    problems = [read_open_problem((OPEN / f"{name}.sgf").read_bytes(), name) for name in EXPECTED]
+    corners = {(bool((p.stones[:, :3] != 0).any()), bool((p.stones[:3] != 0).any()),
+                bool((p.stones[:, -3:] != 0).any()), bool((p.stones[-3:] != 0).any())) for p in problems}
+    assert len(corners) >= 6          # every corner, and sides on their own
+    assert {p.to_play for p in problems} == {1, 2}
+    assert {e[2] for e in EXPECTED.values()} >= {"kill", "live"}
+
+
+@pytest.mark.parametrize("name", EXPECTED)
+def test_outcome_target_goal_and_answers(results, name):
+    record = results[name].record
+    outcome, target, goal, winning = EXPECTED[name]
+    assert (record["outcome"], record.get("target"), record.get("goal")) == (outcome, target, goal)
+    assert tuple(record.get("winning") or ()) == winning
+    assert record["book"] and record["nodes"] > 0
+    assert all(r["verdict"] for r in record["readings"])
+
+
+@pytest.mark.parametrize("name", [n for n, e in EXPECTED.items() if e[0] == "enclosed"])
+def test_an_enclosed_problem_is_sound_and_complete(results, name):
+    """The written file is a project problem: the side to play wins, the other side first would
+    win instead, every root variation wins and no winning first move is missing."""
+    text = results[name].sgf
+    problem = parse_problem(text.encode(), name)
+    assert problem.properties["GN"] == name and "book's first move" in text
+    search_area(problem, 40)          # the wall holds by the solver's thick-wall rule
+    solver = Solver(problem)
+    color = problem.to_play
+    assert solver.solve(color).winner == color
+    assert solver.solve(3 - color).winner == 3 - color
+    wins = set()
+    for x, y in solver.moves():
+        if solver.play(x, y, color):
+            if solver.target_captured() or solver.solve(3 - color).winner == color:
+                wins.add((x, y))
+            solver.take_back()
+    assert wins == set(problem.first_moves)
+
+
+def test_a_failing_book_move_keeps_its_refutation(results):
+    book = results["side-live-book-fails"].record["book"]
+    assert book == [{"move": "ka", "wins": False, "refutation": "W[fa]"}]
+    assert results["book-move-fails-edge"].record["book"][0]["refutation"] == "W[ba]"
+    assert results["book-move-fails-edge"].sgf is None
+
+
+def test_the_frame_closes_the_region_and_spares_the_stones():
+    """Every point beside the region is an attacker stone, no printed stone is covered, and the
+    book's move stays inside."""
+    problem = read_open_problem((OPEN / "corner-kill-straight-three.sgf").read_bytes(), "x")
+    frame = enclose(problem.stones, (3, 0), keep=frozenset(problem.book))
+    size = problem.stones.shape[0]
+    for x, y in frame.region:
+        for dx, dy in EIGHT:
+            u, v = x + dx, y + dy
+            if on_board(size, u, v) and (u, v) not in frame.region:
+                assert frame.stones[v, u] == 1
+    printed = problem.stones != 0
+    assert (frame.stones[printed] == problem.stones[printed]).all()
+    assert set(problem.book) <= frame.region
+    assert np.count_nonzero(frame.stones) - np.count_nonzero(problem.stones) == len(frame.wall)
+
+
+def test_a_weak_attacker_stone_keeps_its_liberties():
+    """White's stone inside Black's eye space may be captured: no wall stone touches it."""
+    problem = read_open_problem((OPEN / "corner-live-capture.sgf").read_bytes(), "x")
+    frame = enclose(problem.stones, (3, 0), keep=frozenset(problem.book))
+    assert (1, 0) in frame.region and (2, 0) not in frame.wall
+
+
+@pytest.mark.parametrize("name", BAD)
+def test_bad_input_gets_its_reason(name):
+    path = OPEN / "bad" / f"{name}.sgf"
+    result = enclose_file(path.read_bytes(), str(path), name, MAX_NODES, 40)
+    assert result.record["outcome"] == "bad-input" and result.sgf is None
+    assert result.record["reason"] == BAD[name]
+
+
+def test_the_command_mirrors_the_folder_reports_every_input_and_resumes(tmp_path, capsys):
+    out = tmp_path / "enclosed"
+    assert main(["enclose", str(OPEN), "--out", str(out), "--no-progress"]) == 0
+    captured = capsys.readouterr()
+    for name, reason in BAD.items():
+        assert f"bad/{name}.sgf: {reason}" in captured.err
+    records = [json.loads(line) for line in (out / "enclose.jsonl").read_text().splitlines()]
+    assert [r["problem"] for r in records] == sorted([*EXPECTED, *(f"bad/{n}" for n in BAD)])
+    written = {p.relative_to(out).as_posix() for p in out.rglob("*.sgf")}
+    assert written == {f"{n}.sgf" for n, e in EXPECTED.items() if e[0] == "enclosed"}
+    counts = {o: sum(r["outcome"] == o for r in records) for o in OUTCOMES}
+    assert counts["bad-input"] == len(BAD) and sum(counts.values()) == len(records)
+    summary = (out / "summary.md").read_text()
+    assert f"| **all** | {len(records)} | " + " | ".join(str(counts[o]) for o in OUTCOMES) in summary
+    assert f"read {len(records)} = enclosed {counts['enclosed']}" in captured.out
+
+    # A rerun does nothing again; an edited problem is done again and its stale output goes.
+    source = tmp_path / "open"
+    source.mkdir()
+    for name in ("corner-kill-straight-three", "book-move-fails-edge"):
+        (source / f"{name}.sgf").write_bytes((OPEN / f"{name}.sgf").read_bytes())
+    again = tmp_path / "again"
+    assert main(["enclose", str(source), "--out", str(again), "--no-progress"]) == 0
+    assert (again / "corner-kill-straight-three.sgf").exists()
+    (source / "corner-kill-straight-three.sgf").write_text(
+        (OPEN / "book-move-fails-edge.sgf").read_text())
+    capsys.readouterr()
+    assert main(["enclose", str(source), "--out", str(again), "--no-progress"]) == 0
+    assert "(1 done in earlier runs)" in capsys.readouterr().out
+    assert not (again / "corner-kill-straight-three.sgf").exists()
+
+
+def test_tsumego_js_agrees_with_every_enclosed_position(results, tmp_path):
+    """The reference solver reads the cropped files and finds a listed winning move for PL."""
+    from bench.enclose_peer import verdict
+    from bench.peer import tsumego_js
+
+    try:
+        tsumego_js.ensure_installed()
+    except tsumego_js.PeerUnavailable as exc:
+        pytest.skip(f"tsumego.js is not available: {exc}")
+    paths = []
+    for name, result in results.items():
+        if result.sgf is not None:
+            paths.append(tmp_path / f"{name}.sgf")
+            paths[-1].write_text(result.sgf)
+    rows = tsumego_js.solve_files(paths, file_timeout=60)
+    assert [verdict(path, row) for path, row in zip(paths, rows)] == [None] * len(paths)
+    assert all(load_problem(path).size < 19 for path in paths)
+
+
+@pytest.mark.parametrize("name", ["loose-side-live", "loose-corner-kill", "corner-kill-by-ko"])
+def test_frames_one_step_tighter_or_wider_nest_and_keep_the_liberties(name):
+    """Around loose stones the tighter frame holds less; around a solid wall all three agree."""
+    problem = read_open_problem((OPEN / f"{name}.sgf").read_bytes(), name)
+    target = parse_sgf_point(EXPECTED[name][1])
+    regions = [enclose(problem.stones, target, reach=reach, keep=frozenset(problem.book)).region
+               for reach in (1, 2, 3)]
+    assert regions[0] <= regions[1] <= regions[2]
+    assert (regions[0] < regions[2]) == (name == "loose-side-live")
+    defender = problem.stones[target[1], target[0]]
+    for x, y in zip(*np.nonzero(problem.stones == defender)):
+        for dx, dy in EIGHT[:4]:
+            u, v = int(x) + dx, int(y) + dy
+            if (int(x), int(y)) in regions[0] and on_board(19, u, v) and problem.stones[v, u] == 0:
+                assert (u, v) in regions[0]
+
+
+def test_several_inputs_are_named_by_their_folders(tmp_path, capsys):
+    for folder in ("first", "second"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "1.sgf").write_bytes((OPEN / "corner-kill-straight-three.sgf").read_bytes())
+    single = tmp_path / "single.sgf"
+    single.write_bytes((OPEN / "bad" / "no-pl.sgf").read_bytes())
+    out = tmp_path / "out"
+    assert main(["enclose", str(tmp_path / "first"), str(tmp_path / "second"), str(single),
+                 "--out", str(out), "--no-progress"]) == 0
+    records = [json.loads(line) for line in (out / "enclose.jsonl").read_text().splitlines()]
+    assert [r["problem"] for r in records] == ["first/1", "second/1", "single"]
+    assert (out / "first" / "1.sgf").exists() and (out / "second" / "1.sgf").exists()
+    clashing = [str(tmp_path / folder / "1.sgf") for folder in ("first", "second")]
+    assert main(["enclose", str(single), *clashing, "--out", str(tmp_path / "clash"), "--no-progress"]) == 2
+    assert "would both be written as 1.sgf" in capsys.readouterr().err
