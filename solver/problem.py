@@ -131,7 +131,7 @@ def point_of(raw: bytes, prop: str, size: int, source: str) -> tuple[int, int]:
     return x, y
 
 
-def _points(root, prop: str, size: int, source: str) -> set[tuple[int, int]]:
+def point_list(root, prop: str, size: int, source: str) -> set[tuple[int, int]]:
     """Every point of a point-list property (``AB AW MA SQ``), compressed ``aa:cc`` rectangles included."""
     points = set()
     # Each distinct value once, in the file's order: a huge list of repeats reads as fast as one.
@@ -186,10 +186,10 @@ def problem_from_game(game: sgf.Sgf_game, source: str, require_to_play: bool = T
     """
     root = game.get_root()
     size = game.get_size()
-    black = _points(root, "AB", size, source)
-    white = _points(root, "AW", size, source)
-    marks = _points(root, "MA", size, source)
-    stubs = _points(root, "SQ", size, source)
+    black = point_list(root, "AB", size, source)
+    white = point_list(root, "AW", size, source)
+    marks = point_list(root, "MA", size, source)
+    stubs = point_list(root, "SQ", size, source)
     to_play = None
     # An empty PL[] says no more than a missing one: who moves first is not given.
     if root.has_property("PL"):

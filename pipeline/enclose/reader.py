@@ -13,7 +13,7 @@ import numpy as np
 
 from pipeline.enclose.frame import Point, blocks, liberties
 from solver import BLACK, WHITE, ProblemError
-from solver.problem import point_of, read_sgf, shown, single_value
+from solver.problem import point_list, point_of, read_sgf, shown, single_value
 
 SIZE = 19
 # Stones spread wider than this both ways make a whole-board position, not a corner or a
@@ -28,18 +28,6 @@ class OpenProblem:
     book: tuple[Point, ...]       # the book's first moves, in the file's order
     name: str
     caption: str
-
-
-def _points(root, prop: str, source: str) -> set[Point]:
-    """The points of ``AB`` or ``AW``, compressed ``aa:cc`` rectangles included."""
-    found = set()
-    for raw in root.get_raw_list(prop) if root.has_property(prop) else []:
-        first, colon, last = raw.partition(b":")
-        x0, y0 = point_of(first, prop, SIZE, source)
-        x1, y1 = point_of(last, prop, SIZE, source) if colon else (x0, y0)
-        found.update((x, y) for x in range(min(x0, x1), max(x0, x1) + 1)
-                     for y in range(min(y0, y1), max(y0, y1) + 1))
-    return found
 
 
 def _text(root, prop: str) -> str:
@@ -60,7 +48,7 @@ def read_open_problem(data: bytes, source: str) -> OpenProblem:
     if raw not in (b"B", b"W"):
         raise ProblemError(source, f"PL[{shown(raw)}] must be B or W")
     to_play = BLACK if raw == b"B" else WHITE
-    black, white = _points(root, "AB", source), _points(root, "AW", source)
+    black, white = point_list(root, "AB", SIZE, source), point_list(root, "AW", SIZE, source)
     if black & white:
         raise ProblemError(source, "a point is both in AB and AW")
     if not black or not white:
