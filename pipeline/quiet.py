@@ -4,8 +4,9 @@ Left alone, a run prints the INFO logs of every Beam worker ("Data channel
 established", ...), Beam's warning that the BigQuery client is missing, and
 TensorFlow's start-up lines from its native code ("oneDNN custom operations
 are on", "Could not find cuda drivers").  :func:`hush` keeps the errors
-of Python's logging and drops the rest.  ``TSUMEGO_VERBOSE=1`` in the environment (or ``tsumego
---verbose``, which sets it) leaves every log as the libraries make it.
+of Python's logging and drops the rest.  ``TSUMEGO_VERBOSE=1`` in the
+environment (or ``tsumego --verbose``, which sets it) leaves every log as
+the libraries make it.
 
 It is an environment variable so that Beam's worker processes, which inherit
 the environment, follow the command line's choice (:mod:`pipeline.beam.worker`).
