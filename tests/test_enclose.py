@@ -26,8 +26,8 @@ MAX_NODES = 1_000_000
 
 # name: (outcome, target, goal, every winning first move)
 EXPECTED = {
-    "corner-kill-straight-three": ("enclosed", "da", "kill", ("ba",)),
-    "corner-live-straight-three": ("enclosed", "da", "live", ("ba",)),
+    "corner-kill-bent-three": ("enclosed", "ca", "kill", ("aa",)),
+    "corner-live-bent-three": ("enclosed", "ca", "live", ("aa",)),
     "side-kill-straight-three": ("enclosed", "ha", "kill", ("ja",)),
     "side-live-straight-three": ("enclosed", "ha", "live", ("ja",)),
     "corner-kill-pyramid-four": ("enclosed", "da", "kill", ("ba",)),
@@ -43,7 +43,7 @@ EXPECTED = {
     "corner-kill-by-ko": ("enclosed", "pa", "kill", ("ra",)),
     "capturing-race-two-answers": ("enclosed", "ea", "kill", ("aa", "da")),
     "live-only-by-ko": ("ko", "rq", "live", ("ss",)),
-    "book-move-fails-edge": ("book-move-fails", "da", "kill", ()),
+    "book-move-fails-edge": ("book-move-fails", "ca", "kill", ()),
     "side-live-book-fails": ("book-move-fails", "ga", "live", ()),
     "loose-corner-kill": ("enclosed", "da", "kill", ("ba",)),
     "loose-side-live": ("enclosed", "ga", "live", ("ia",)),
@@ -55,7 +55,7 @@ BAD = {
     "stones-all-over": "the stones spread over 15×15 lines: not a corner or side problem",
     "no-pl": "no PL[] property: the side to play is not given",
     "size-13": "board size 13: open-board problems are 19×19",
-    "move-off-the-board": "root variation B[zz] is off the board",
+    "move-off-the-board": "root variation W[zz] is off the board",
 }
 
 
@@ -113,15 +113,15 @@ def test_an_enclosed_problem_is_sound_and_complete(results, name):
 def test_a_failing_book_move_keeps_its_refutation(results):
     book = results["side-live-book-fails"].record["book"]
     assert book == [{"move": "ka", "wins": False, "refutation": "W[fa]"}]
-    assert results["book-move-fails-edge"].record["book"][0]["refutation"] == "W[ba]"
+    assert results["book-move-fails-edge"].record["book"][0]["refutation"] == "W[aa]"
     assert results["book-move-fails-edge"].sgf is None
 
 
 def test_the_frame_closes_the_region_and_spares_the_stones():
     """Every point beside the region is an attacker stone, no printed stone is covered, and the
     book's move stays inside."""
-    problem = read_open_problem((OPEN / "corner-kill-straight-three.sgf").read_bytes(), "x")
-    frame = enclose(problem.stones, (3, 0), keep=frozenset(problem.book))
+    problem = read_open_problem((OPEN / "corner-kill-bent-three.sgf").read_bytes(), "x")
+    frame = enclose(problem.stones, (2, 0), keep=frozenset(problem.book))
     size = problem.stones.shape[0]
     for x, y in frame.region:
         for dx, dy in EIGHT:
@@ -168,17 +168,17 @@ def test_the_command_mirrors_the_folder_reports_every_input_and_resumes(tmp_path
     # A rerun does nothing again; an edited problem is done again and its stale output goes.
     source = tmp_path / "open"
     source.mkdir()
-    for name in ("corner-kill-straight-three", "book-move-fails-edge"):
+    for name in ("corner-kill-bent-three", "book-move-fails-edge"):
         (source / f"{name}.sgf").write_bytes((OPEN / f"{name}.sgf").read_bytes())
     again = tmp_path / "again"
     assert main(["enclose", str(source), "--out", str(again), "--no-progress"]) == 0
-    assert (again / "corner-kill-straight-three.sgf").exists()
-    (source / "corner-kill-straight-three.sgf").write_text(
+    assert (again / "corner-kill-bent-three.sgf").exists()
+    (source / "corner-kill-bent-three.sgf").write_text(
         (OPEN / "book-move-fails-edge.sgf").read_text())
     capsys.readouterr()
     assert main(["enclose", str(source), "--out", str(again), "--no-progress"]) == 0
     assert "(1 done in earlier runs)" in capsys.readouterr().out
-    assert not (again / "corner-kill-straight-three.sgf").exists()
+    assert not (again / "corner-kill-bent-three.sgf").exists()
 
 
 def test_tsumego_js_agrees_with_every_enclosed_position(results, tmp_path):
@@ -220,7 +220,7 @@ def test_frames_one_step_tighter_or_wider_nest_and_keep_the_liberties(name):
 def test_several_inputs_are_named_by_their_folders(tmp_path, capsys):
     for folder in ("first", "second"):
         (tmp_path / folder).mkdir()
-        (tmp_path / folder / "1.sgf").write_bytes((OPEN / "corner-kill-straight-three.sgf").read_bytes())
+        (tmp_path / folder / "1.sgf").write_bytes((OPEN / "corner-kill-bent-three.sgf").read_bytes())
     single = tmp_path / "single.sgf"
     single.write_bytes((OPEN / "bad" / "no-pl.sgf").read_bytes())
     out = tmp_path / "out"
