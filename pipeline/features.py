@@ -32,7 +32,7 @@ from __future__ import annotations
 import os
 import sys
 
-from pipeline.beam.options import pass_unknown_options_to_beam
+from pipeline.beam.options import add_stage_parser
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
 
@@ -83,11 +83,8 @@ def cmd_features(args) -> int:
 
 
 def register(commands) -> None:
-    parser = commands.add_parser(
-        "features", help="subproblem SGFs to 11x11xF feature windows in sharded ZLIB TFRecords (Beam)",
-        description="Options it does not know, and words after '--', go to Beam "
-                    "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
-    pass_unknown_options_to_beam(parser)
+    parser = add_stage_parser(
+        commands, "features", help="subproblem SGFs to 11x11xF feature windows in sharded ZLIB TFRecords (Beam)")
     parser.add_argument("--subproblems", metavar="DIR", help="folder of subproblem SGF files")
     parser.add_argument("--out", metavar="DIR",
                         help="folder for the shards, features.json and dead-letter.jsonl "

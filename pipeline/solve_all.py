@@ -33,7 +33,7 @@ from __future__ import annotations
 import os
 import sys
 
-from pipeline.beam.options import pass_unknown_options_to_beam
+from pipeline.beam.options import add_stage_parser
 from pipeline.errors import CommandError
 from pipeline.expand import TreeSettings
 from pipeline.paths import check_apart, check_output_folder
@@ -85,12 +85,7 @@ def cmd_solve_all(args) -> int:
 
 
 def register(commands) -> None:
-    parser = commands.add_parser(
-        "solve-all", allow_abbrev=False,
-        help="expand every problem into labelled subproblem SGFs (Beam)",
-        description="Options it does not know, and words after '--', go to Beam "
-                    "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
-    pass_unknown_options_to_beam(parser)
+    parser = add_stage_parser(commands, "solve-all", help="expand every problem into labelled subproblem SGFs (Beam)")
     parser.add_argument("--problems", required=True, metavar="DIR", help="folder of problem SGF files")
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="output folder (subproblems/, trees/, stats, dead letters)")

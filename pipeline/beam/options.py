@@ -21,3 +21,14 @@ class PassThroughParser(argparse.ArgumentParser):
 def pass_unknown_options_to_beam(parser: argparse.ArgumentParser) -> None:
     """Makes ``parser`` (a subcommand's) keep unknown options in ``args.beam_options``."""
     parser.__class__ = PassThroughParser
+
+
+def add_stage_parser(commands, name: str, help: str) -> argparse.ArgumentParser:
+    """A Beam stage's subparser: it passes the options it does not know to Beam, and takes no
+    abbreviations (an abbreviation could swallow one of Beam's options)."""
+    parser = commands.add_parser(
+        name, allow_abbrev=False, help=help,
+        description="Options it does not know, and words after '--', go to Beam "
+                    "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
+    pass_unknown_options_to_beam(parser)
+    return parser

@@ -23,7 +23,7 @@ import os
 import sys
 from collections import Counter
 
-from pipeline.beam.options import pass_unknown_options_to_beam
+from pipeline.beam.options import add_stage_parser
 from pipeline.errors import CommandError
 from pipeline.paths import check_apart, check_output_folder
 from solver import DEFAULT_MAX_AREA
@@ -67,12 +67,8 @@ def cmd_enclose(args) -> int:
 
 
 def register(commands) -> None:
-    parser = commands.add_parser(
-        "enclose", allow_abbrev=False,
-        help="turn open-board problems into enclosed ones, checked against the book (Beam)",
-        description="Options it does not know, and words after '--', go to Beam "
-                    "(e.g. --direct_num_workers 2 --direct_running_mode multi_processing).")
-    pass_unknown_options_to_beam(parser)
+    parser = add_stage_parser(
+        commands, "enclose", help="turn open-board problems into enclosed ones, checked against the book (Beam)")
     parser.add_argument("inputs", nargs="+", metavar="FILE_OR_DIR",
                         help="open-board problem files or folders")
     parser.add_argument("--out", required=True, metavar="DIR",
