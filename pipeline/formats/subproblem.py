@@ -9,7 +9,10 @@ tools::
 ``TS`` is 1 when the target is safe with ``PL`` moving first, ``DS`` is 1 when
 ``PL`` is the defender, ``AS`` counts the available moves (empty points of the
 search area, the "size" of the reports) and ``TR`` is PL's winning move when PL
-wins with a move on the board.  The text is written by
+wins with a move on the board.  ``EB`` and ``EW``, when given, are the end
+state: the points Black and White hold once the solver's principal variation
+has been played out (every other point empty); tools that do not know them
+ignore them.  The text is written by
 :mod:`pipeline.formats.sgf_writer` in a fixed property order, so the same
 position always gives the same bytes; the file name is a hash of the position
 alone (not of ``GN``), so a position reached from two problems is one file.
@@ -42,6 +45,9 @@ class Subproblem:
     available_moves: int | None = None
     best_move: tuple[int, int] | None = None
     source: str = ""
+    # The board at the end of the principal variation (size×size int8 [y, x] of
+    # EMPTY/BLACK/WHITE), or None when the file gives none.
+    end_state: np.ndarray | None = None
 
     @property
     def defender(self) -> int:
@@ -70,6 +76,9 @@ class Subproblem:
                   ("DS", [str(int(self.defender_first))]),
                   ("AS", [] if self.available_moves is None else [str(self.available_moves)]),
                   ("TR", [] if self.best_move is None else [sgf_point(*self.best_move)])]
+        if self.end_state is not None:
+            labels += [("EB", stone_points(self.end_state, BLACK) or [""]),
+                       ("EW", stone_points(self.end_state, WHITE) or [""])]
         head = [("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(self.size)]), ("GN", [escape_text(self.source)])]
         return node(head + self._setup() + labels)
 
@@ -133,6 +142,20 @@ def parse_subproblem(data: bytes, source: str = "<sgf>") -> Subproblem:
         if safe is not None and safe != (problem.to_play == defender):
             raise ProblemError(source, f"TR[{shown(raw)}] is a winning move, but TS[{int(safe)}] says "
                                        f"PL[{color_letter(problem.to_play)}] loses")
+    end_state = None
+    if root.has_property("EB") or root.has_property("EW"):
+        end_state = np.zeros_like(problem.stones)
+        for prop, color in (("EB", BLACK), ("EW", WHITE)):
+            values = root.get_raw_list(prop) if root.has_property(prop) else []
+            for raw in values:
+                if raw == b"":
+                    if len(values) > 1:
+                        raise ProblemError(source, f"{prop}[] is an empty list among points")
+                    continue
+                x, y = point_of(raw, prop, problem.size, source)
+                if end_state[y, x] != EMPTY:
+                    raise ProblemError(source, f"{prop}[{shown(raw)}] is listed twice in the end state")
+                end_state[y, x] = color
     return Subproblem(
         size=problem.size,
         stones=problem.stones,
@@ -142,6 +165,7 @@ def parse_subproblem(data: bytes, source: str = "<sgf>") -> Subproblem:
         available_moves=available_moves,
         best_move=best_move,
         source=problem.properties.get("GN") or "",
+        end_state=end_state,
     )
 
 
