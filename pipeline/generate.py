@@ -12,6 +12,15 @@ number), so the same seed always gives the same files:
    no ``SQ`` stubs are ever needed); the region's rim becomes the defender's
    stones, with a few random gaps, and random stones of both colours go inside;
 3. turn the board by one of its eight symmetries and pick the colours;
+
+   with ``--style open`` step 2 draws the position as a book prints it
+   instead: attacker stones on only part of the ring round the region (gaps
+   where the defender may cut or push out) and a few one line further out,
+   and the open position is then closed by the frame of ``tsumego enclose``
+   (:func:`pipeline.enclose.frame.enclose`), which hugs the stones and keeps
+   the liberties of any attacker block the defender may capture inside the
+   problem.  Walls then have cutting points and weak stones, as real
+   problems' surrounding stones do, where the walled style's are solid;
 4. keep the problem only if it is non-trivial - the defender moving first
    keeps the target, the attacker moving first captures it - with the
    attacker as ko master, as the solver settles it within a node budget, and
@@ -32,6 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.enclose.frame import enclose
 from pipeline.errors import CommandError
 from pipeline.formats.sgf_writer import collection, escape_text, game_tree, node, stone_points
 from pipeline.symmetries import transform, transform_point
@@ -41,6 +51,11 @@ from solver.problem import sgf_point
 
 BOARD_SIZE = 13
 KINDS = ("corner", "side")
+STYLES = ("walled", "open")
+# Open style: the share of the ring round the region that gets an attacker stone is drawn
+# from this range (the rest are gaps), and each point one line further out gets one at this rate.
+OPEN_RING_RATE = (0.55, 0.9)
+OPEN_OUTER_RATE = 0.3
 # Regions stay within this many lines of the edge (0: the first line).
 MAX_DEPTH_FROM_EDGE = 4
 # Side regions stay between these columns, so their wall never reaches a corner;
@@ -70,6 +85,7 @@ class Settings:
     max_area: int = 12
     to_play: str = "random"      # B, W or random
     node_budget: int = DEFAULT_NODE_BUDGET
+    style: str = "walled"        # walled (a closed wall round the region) or open (a framed book-like position)
 
 
 @dataclass(frozen=True)
@@ -187,9 +203,12 @@ def draw_candidate(rng, settings: Settings) -> Candidate:
             stones[y, x] = attacker
         elif draw < attacker_rate + defender_rate:
             stones[y, x] = defender
-        for q in _neighbours(x, y, EIGHT):
-            if q not in region:
-                stones[q[1], q[0]] = attacker
+        if settings.style == "walled":
+            for q in _neighbours(x, y, EIGHT):
+                if q not in region:
+                    stones[q[1], q[0]] = attacker
+    if settings.style == "open":
+        stones, region = _open_surroundings(rng, stones, region, attacker)
 
     defender_blocks = sorted(_blocks(stones, defender), key=lambda b: (-len(b), min(b)))
     if not defender_blocks:
@@ -204,6 +223,28 @@ def draw_candidate(rng, settings: Settings) -> Candidate:
         mask[y, x] = True
     return Candidate(kind, transform(stones, symmetry), transform_point(*target, symmetry, BOARD_SIZE),
                      to_play, transform(mask, symmetry))
+
+
+def _open_surroundings(rng, stones, region, attacker):
+    """Attacker stones on part of the ring round the region and a few beyond it, then the
+    frame of ``enclose`` round the largest defender block; returns (stones, framed region)."""
+    ring = sorted({q for p in region for q in _neighbours(*p, EIGHT) if q not in region},
+                  key=lambda p: (p[1], p[0]))
+    outer = sorted({q for p in ring for q in _neighbours(*p) if q not in region and q not in ring},
+                   key=lambda p: (p[1], p[0]))
+    ring_rate = rng.uniform(*OPEN_RING_RATE)
+    for (x, y), draw in zip(ring, rng.random(len(ring))):
+        if draw < ring_rate:
+            stones[y, x] = attacker
+    for (x, y), draw in zip(outer, rng.random(len(outer))):
+        if draw < OPEN_OUTER_RATE:
+            stones[y, x] = attacker
+    defender_blocks = sorted(_blocks(stones, 3 - attacker), key=lambda b: (-len(b), min(b)))
+    if not defender_blocks:
+        raise Rejected("no defender stones")
+    target = min(defender_blocks[0], key=lambda p: (p[1], p[0]))
+    frame = enclose(stones, target)
+    return frame.stones, set(frame.region)
 
 
 # -- solving and checking -------------------------------------------------------
@@ -329,8 +370,9 @@ def generate(count: int, seed: int, out: Path, settings: Settings, progress: boo
     summary = {
         "seed": seed,
         "requested": count,
-        "settings": {"kind": settings.kind, "min_area": settings.min_area, "max_area": settings.max_area,
-                     "to_play": settings.to_play, "node_budget": settings.node_budget},
+        "settings": {"kind": settings.kind, "style": settings.style, "min_area": settings.min_area,
+                     "max_area": settings.max_area, "to_play": settings.to_play,
+                     "node_budget": settings.node_budget},
         "candidates": candidates,
         "written": len(positions),
         "rejected": dict(sorted(rejected.items())),
@@ -362,7 +404,7 @@ def cmd_generate(args) -> int:
     if args.seed < 0 or args.count < 0:
         args.parser.error("--seed and --count must not be negative")
     settings = Settings(kind=args.kind, min_area=args.min_area, max_area=args.max_area,
-                        to_play=args.to_play, node_budget=args.max_nodes)
+                        to_play=args.to_play, node_budget=args.max_nodes, style=args.style)
     started = time.perf_counter()
     summary = generate(args.count, args.seed, Path(args.out), settings)
     print_summary(summary, time.perf_counter() - started)
@@ -379,6 +421,9 @@ def register(commands) -> None:
     parser.add_argument("--seed", type=int, required=True, help="same seed, same files")
     parser.add_argument("--out", required=True, help="output folder")
     parser.add_argument("--kind", choices=("corner", "side", "mixed"), default="mixed")
+    parser.add_argument("--style", choices=STYLES, default=Settings.style,
+                        help="walled: a closed wall round the region; open: stones round it with gaps, "
+                             "closed by the frame of tsumego enclose")
     parser.add_argument("--min-area", type=int, default=Settings.min_area,
                         help="fewest empty points in the search area")
     parser.add_argument("--max-area", type=int, default=Settings.max_area,

@@ -118,3 +118,41 @@ def test_too_few_problems_is_an_error_after_the_summary(tmp_path, capsys):
     out, err = capsys.readouterr()
     assert "summary ->" in out
     assert err.strip().splitlines()[-1].startswith("error: only 0 of 1 problems after ")
+
+
+OPEN_SETTINGS = Settings(min_area=5, max_area=12, style="open")
+
+
+@pytest.fixture(scope="module")
+def open_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("generated-open")
+    summary = generate(4, SEED, out, OPEN_SETTINGS, progress=False)
+    return out, summary
+
+
+def test_open_style_same_seed_same_bytes_and_not_the_walled_problems(open_run, run, tmp_path):
+    out, summary = open_run
+    assert summary["settings"]["style"] == "open" and summary["written"] == 4
+    generate(4, SEED, tmp_path, OPEN_SETTINGS, progress=False)
+    assert _files(tmp_path) == _files(out)
+    walled, _ = run
+    assert not set(_files(out).values()) & set(_files(walled).values())
+
+
+def test_open_style_problems_are_verified_non_trivial(open_run):
+    """Framed by enclose, each problem is still checked like the walled style's: non-trivial,
+    in the area range, every winning first move listed."""
+    out, _ = open_run
+    for path in sorted(out.glob("*.sgf")):
+        problem = load_problem(path)
+        pl = problem.to_play
+        solver = Solver(problem)
+        assert OPEN_SETTINGS.min_area <= solver.area_size <= OPEN_SETTINGS.max_area
+        assert solver.solve(pl).winner == pl and Solver(problem).solve(3 - pl).winner == 3 - pl
+        wins = set()
+        for x, y in solver.moves():
+            if solver.play(x, y, pl):
+                if solver.target_captured() or solver.solve(3 - pl).winner == pl:
+                    wins.add((x, y))
+                solver.take_back()
+        assert set(problem.first_moves) == wins, path.name
