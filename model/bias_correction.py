@@ -25,10 +25,12 @@ def corrected_biases(exact: dict, quantized: dict, meta: dict, windows: np.ndarr
     """``{layer/bias: float32}`` for the quantized kernels, from float tensors ``exact`` and
     dequantized ``quantized`` (kernels; biases as in ``exact``) over ``windows`` [N, 11, 11, F].
 
-    ``meta`` gives the network's ``blocks`` and ``architecture``.  A convolution's
-    bias is one value a plane, so its shift is averaged over the 121 points too.
+    ``meta`` gives the network's ``blocks``, ``architecture`` and whether it has the
+    end-state head.  A convolution's bias is one value a plane, so its shift is
+    averaged over the 121 points too.
     """
     architecture, blocks = meta.get("architecture", "dense"), int(meta["blocks"])
+    end_state = bool(meta.get("end_state", False))
 
     def unit_means(out):
         return out.reshape(-1, out.shape[-1]).mean(axis=0)
@@ -49,6 +51,6 @@ def corrected_biases(exact: dict, quantized: dict, meta: dict, windows: np.ndarr
         corrected[name] = (exact[f"{name}/bias"] - shift).astype(np.float32)
         return out + corrected[name]
 
-    trace({}, windows, architecture, blocks, through=measure)
-    trace({}, windows, architecture, blocks, through=correct)
+    trace({}, windows, architecture, blocks, through=measure, end_state=end_state)
+    trace({}, windows, architecture, blocks, through=correct, end_state=end_state)
     return {f"{name}/bias": bias for name, bias in corrected.items()}

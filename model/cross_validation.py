@@ -21,6 +21,9 @@ the per-problem accuracies, and each fold's figures.  A record's answer is the f
 network's mean P(safe) over its windows, as in the reports, and with
 ``--symmetries`` also over their 8 symmetries; Keras computes it
 (``model.keras_net``), which equals the numpy evaluator to float32 rounding.
+A network with the end-state head also gets its per-point accuracy, over
+the points inside the board of every window of the records with an end
+state.
 
 With ``--extra-train DIR`` every fold also trains on all the records of
 another feature folder (say generated problems'); a folder that holds one
@@ -37,7 +40,8 @@ import numpy as np
 from model.folds import (BALANCES, assign_folds, cached_problem_counts, extra_problem_overlap,
                          problem_weights)
 from model.network import options_in_use
-from model.train import MODEL_SPEC, add_training_arguments, chosen_planes, network_options
+from model.train import (MODEL_SPEC, add_training_arguments, chosen_planes, network_options,
+                         without_idle_end_state_head)
 from pipeline.errors import CommandError
 from pipeline.markdown import markdown_table
 from pipeline.paths import check_output_folder
@@ -105,6 +109,9 @@ def run(args) -> int:
         raise CommandError(str(exc)) from exc
     if overlap:
         raise CommandError(overlap, code=2)
+    # Every fold trains on some of the same records: whether they hold end states is asked once.
+    options = network_options(args) if args.rescore else without_idle_end_state_head(
+        network_options(args), args.data, SPLITS, extra)
     totals = [sum(n for p, n in counts.items() if fold_of[p] == k) for k in range(args.folds)]
     print(f"{args.data}: {len(counts)} problems, {sum(counts.values())} records in {args.folds} folds "
           f"of {', '.join(map(str, totals))} records"
@@ -112,13 +119,15 @@ def run(args) -> int:
                     for folder, _, count in extra_found))
     for fold in chosen:
         try:
-            result = run_fold(args, spec, planes, counts, fold_of, fold)
+            result = run_fold(args, options, spec, planes, counts, fold_of, fold)
         except (OSError, ValueError) as exc:
             if not args.rescore:
                 raise
             raise CommandError(f"{fold_path(args.out, fold)}: cannot rescore ({exc})") from exc
         turned = (f" ({result['accuracy_symmetries']:.4f} over the 8 symmetries)"
                   if "accuracy_symmetries" in result else "")
+        if result.get("end_state_points"):
+            turned += f", end-state accuracy {result['end_state_accuracy']:.4f}"
         print(f"fold {fold}: {result['problems']} test problems, {result['records']} records: "
               f"accuracy {result['accuracy']:.4f}{turned}, best epoch "
               f"{result['training']['best_epoch']}")
@@ -127,7 +136,7 @@ def run(args) -> int:
     return 0
 
 
-def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, fold: int) -> dict:
+def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of: dict, fold: int) -> dict:
     """Train on the folds other than ``fold`` and ``fold + 1``, stop on ``fold + 1``, test on ``fold``
     (with ``--rescore``, test the network an earlier run left in the fold's folder)."""
     import keras
@@ -156,7 +165,7 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
         model = keras.saving.load_model(os.path.join(out, MODEL_FILE), compile=False)
     else:
         model, model_spec, training = train_fold(
-            args, spec, planes, out, fold,
+            args, options, spec, planes, out, fold,
             problems_of(lambda k: k not in (fold, validation_fold)),
             problems_of(lambda k: k == validation_fold),
             sum(counts[problem] for problem in counts if fold_of[problem] not in (fold, validation_fold)),
@@ -185,13 +194,19 @@ def run_fold(args, spec: dict, planes: list[str], counts: dict, fold_of: dict, f
     }
     if args.symmetries:
         result["accuracy_symmetries"] = float(1 - turned_errors.mean()) if len(errors) else float("nan")
+    if net.end_state:
+        # the head's per-point accuracy, over the points inside the board with an end state
+        points = int(predictions.end_state_points.sum())
+        result["end_state_points"] = points
+        result["end_state_correct"] = int(predictions.end_state_correct["float"].sum())
+        result["end_state_accuracy"] = result["end_state_correct"] / points if points else float("nan")
     with open(os.path.join(out, RESULT_FILE), "w") as f:
         json.dump(result, f, indent=1, sort_keys=True)
         f.write("\n")
     return result
 
 
-def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
+def train_fold(args, options, spec: dict, planes: list[str], out: str, fold: int,
                train_problems: dict, validation_problems: dict, train_records: int,
                validation_records: int):
     """``(model, model.json's content, training figures)`` of one fold's training run
@@ -204,14 +219,14 @@ def train_fold(args, spec: dict, planes: list[str], out: str, fold: int,
     from model.train import FitLimits, fit
     from pipeline.formats.records import SPLITS
 
-    options = network_options(args)
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     train = make_dataset(args.data, SPLITS, args.batch_size, augment=True, shuffle=True,
                          seed=args.seed, planes=planes, problems=train_problems,
-                         extra=tuple(args.extra_train), own_records=train_records)
+                         extra=tuple(args.extra_train), own_records=train_records,
+                         end_state=options.end_state)
     validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
-                              planes=planes, problems=validation_problems)
+                              planes=planes, problems=validation_problems, end_state=options.end_state)
     # Told the batches an epoch holds, Keras ends the epoch there rather than running
     # into the end of the data (as in ``tsumego train``).
     train_records += sum(count for _, _, count in extra_records(args.data, tuple(args.extra_train)))
@@ -247,6 +262,11 @@ def pooled(results: list[dict]) -> dict:
         figures[f"accuracy{suffix}"] = 1 - sum(entry[key] for entry in problems) / records
         figures[f"problem_mean_accuracy{suffix}"] = float(np.mean(
             [1 - entry[key] / entry["records"] for entry in problems]))
+    points = sum(result.get("end_state_points", 0) for result in results)
+    if points:
+        # over the folds whose network has the end-state head
+        figures["end_state_points"] = points
+        figures["end_state_accuracy"] = sum(result.get("end_state_correct", 0) for result in results) / points
     return figures
 
 
@@ -282,17 +302,28 @@ def write_summary(out: str, folds: int) -> str:
     def figure(source, key):
         return f"{source[key]:.4f}" if key in source else "not run"
 
+    # the end-state head's column only when a fold's network has one and was scored on end states
+    end_state = "end_state_points" in total
+
+    def end_state_cell(source):
+        return ([f"{source['end_state_accuracy']:.4f}" if source.get("end_state_points") else "none"]
+                if end_state else [])
+
     rows = [[result["fold"], result["problems"], result["records"], f"{result['accuracy']:.4f}",
-             figure(result, "accuracy_symmetries"),
+             figure(result, "accuracy_symmetries"), *end_state_cell(result),
              f"{result['training']['best_epoch']} ({result['training']['epochs_run']})",
              f"{result['training']['validation_accuracy']:.4f}"] for result in results]
     rows.append(["all", total["problems"], total["records"], f"{total['accuracy']:.4f}",
-                 figure(total, "accuracy_symmetries"), "", ""])
-    header = ["fold", "problems", "records", "accuracy", "over 8 symmetries", "best epoch (run)",
-              "validation accuracy"]
+                 figure(total, "accuracy_symmetries"), *end_state_cell(total), "", ""])
+    header = ["fold", "problems", "records", "accuracy", "over 8 symmetries",
+              *(["end-state accuracy"] if end_state else []), "best epoch (run)", "validation accuracy"]
     lines += [line + "\n" for line in markdown_table(header, rows, align="r" * len(header))] + ["\n"]
     lines.append(f"Mean of the per-problem accuracies: {total['problem_mean_accuracy']:.4f} "
                  f"({figure(total, 'problem_mean_accuracy_symmetries')} over the 8 symmetries).\n")
+    if end_state:
+        lines.append(f"End-state accuracy: the share of the {total['end_state_points']} points inside "
+                     "the board, over every window of the test records with an end state, whose owner "
+                     "at the end of the principal variation the end-state head gets right.\n")
     text = "".join(lines)
     with open(os.path.join(out, f"{SUMMARY_FILE}.md"), "w") as f:
         f.write(text)

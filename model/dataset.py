@@ -7,6 +7,12 @@ the original dcnn-eval network's trainer did; for evaluation the first window is
 Randomness comes from ``tf.data.Dataset.random(seed)`` and stateless ops, so a
 seed gives the same batches on every run.
 
+For a network with the end-state head (``end_state=True``) the window's
+end-state grid is cut and turned with its planes; a point weighs 1 in the
+end-state loss where the record has an end state and the point is on the
+board, else 0 (records of schema 1, and of subproblems without ``EB``/``EW``,
+have none).
+
 Training may read the records of further feature folders beside its own
 (``extra``: say those of generated problems, ``tsumego generate``), mixed in
 at random in proportion to their counts so every part of an epoch sees both;
@@ -22,7 +28,8 @@ from __future__ import annotations
 
 import tensorflow as tf
 
-from pipeline.formats.records import MOVES, SPLITS, WINDOW, plane_indices, read_spec, shard_pattern
+from pipeline.formats.records import (END_EMPTY, END_OFF_BOARD, MOVES, SPLITS, WINDOW, plane_indices, read_spec,
+                                      shard_pattern)
 from pipeline.symmetries import INVERSE_SYMMETRIES, SYMMETRIES
 
 
@@ -37,11 +44,14 @@ def record_description() -> dict:
         "defender_first": tf.io.FixedLenFeature([], tf.int64),
         "problem": tf.io.FixedLenFeature([], tf.string),
         "subproblem": tf.io.FixedLenFeature([], tf.string),
+        # left out of records without an end state (and of every record of schema 1)
+        "end_state": tf.io.FixedLenFeature([], tf.string, default_value=""),
     }
 
 
 def parse_example(serialized, num_planes: int, keep=None) -> dict:
-    """One serialised example to tensors; ``planes`` is uint8 ``[S, 11, 11, F]``.
+    """One serialised example to tensors; ``planes`` is uint8 ``[S, 11, 11, F]``, ``end_state``
+    uint8 ``[S, 11, 11]`` (``[0, 11, 11]`` when the record has none).
 
     ``keep``, when given, lists the indices of the planes to keep, in order.
     """
@@ -54,15 +64,18 @@ def parse_example(serialized, num_planes: int, keep=None) -> dict:
     planes = tf.reshape(raw, [-1, WINDOW, WINDOW, num_planes])
     record["planes"] = planes if keep is None else tf.gather(planes, keep, axis=-1)
     record["move"] = tf.sparse.to_dense(record["move"], default_value=-1)
+    record["end_state"] = tf.reshape(tf.io.decode_raw(record["end_state"], tf.uint8), [-1, WINDOW, WINDOW])
     return record
 
 
 def _parse_batch(serialized, num_planes: int, keep, seed=None):
-    """A batch of serialised records to ``(windows, moves, records)``.
+    """A batch of serialised records to ``(windows, moves, end_states, records)``.
 
     One window of each record is cut straight out of its plane bytes: the first
     one, or with ``seed`` one picked at random and turned by one of the 8
-    symmetries (its move index follows), so no record is decoded whole.
+    symmetries (its move index and end-state grid follow), so no record is
+    decoded whole.  ``end_states`` is uint8 ``[B, 121]``, ``END_OFF_BOARD``
+    everywhere for a record without an end state.
     """
     records = tf.io.parse_example(serialized, record_description())
     check = tf.debugging.assert_equal(records["planes_count"], tf.constant(num_planes, tf.int64),
@@ -82,25 +95,46 @@ def _parse_batch(serialized, num_planes: int, keep, seed=None):
     if keep is not None:
         planes = tf.gather(planes, keep, axis=-1)
     move = tf.gather(moves, pick, batch_dims=1)
+    end_state = _cut_end_states(records["end_state"], pick)
     if seed is not None:
-        planes, move = apply_symmetries(
-            planes, move, tf.random.stateless_uniform([count], seed + 1, maxval=8, dtype=tf.int32))
+        symmetry = tf.random.stateless_uniform([count], seed + 1, maxval=8, dtype=tf.int32)
+        planes, move = apply_symmetries(planes, move, symmetry)
+        end_state = turn_points(end_state, symmetry)
     windows = tf.reshape(tf.cast(planes, tf.float32), [count, WINDOW, WINDOW, -1])
-    return windows, move, records
+    return windows, move, end_state, records
+
+
+def _cut_end_states(end_states, pick):
+    """uint8 ``[B, 121]``: the end-state grid of window ``pick[b]`` of each record; a record
+    without one (empty bytes) gets a grid of ``END_OFF_BOARD``, which weighs nothing."""
+    present = tf.strings.length(end_states) > 0
+    nothing = tf.constant(bytes([END_OFF_BOARD]) * MOVES)
+    source = tf.where(present, end_states, nothing)
+    cut = tf.strings.substr(source, tf.where(present, pick * MOVES, 0), tf.fill(tf.shape(pick), MOVES))
+    return tf.reshape(tf.io.decode_raw(cut, tf.uint8), [-1, MOVES])
+
+
+def turn_points(grid, symmetry):
+    """Turn each window ``grid[b]`` (``[B, 121, ...]``, points row-major) by ``symmetry[b]``."""
+    return tf.gather(grid, tf.gather(SYMMETRIES, symmetry), batch_dims=1)
 
 
 def apply_symmetries(planes, move, symmetry):
     """Turn each window ``planes[b]`` (``[B, 121, F]``) by ``symmetry[b]`` (0..7: quarter turns
     ``s // 2``, then a transpose if ``s`` is odd); its move index (or -1) follows."""
-    planes = tf.gather(planes, tf.gather(SYMMETRIES, symmetry), batch_dims=1)
+    planes = turn_points(planes, symmetry)
     moved = tf.gather(tf.gather(INVERSE_SYMMETRIES, symmetry), tf.maximum(move, 0), batch_dims=1)
     return planes, tf.where(move >= 0, tf.cast(moved, move.dtype), move)
 
 
-def _outputs(window, move, records):
+def _outputs(window, move, end_state, records, with_end_state: bool = False):
     targets = {"safe": tf.cast(tf.reshape(records["safe"], [-1, 1]), tf.float32),
                "move": tf.cast(tf.maximum(move, 0), tf.int32)}
     weights = {"safe": tf.ones_like(targets["safe"][:, 0]), "move": tf.cast(move >= 0, tf.float32)}
+    if with_end_state:
+        on_board = end_state != END_OFF_BOARD
+        targets["end_state"] = tf.cast(tf.where(on_board, end_state, END_EMPTY), tf.int32)
+        weights["end_state"] = tf.cast(on_board, tf.float32)
     return window, targets, weights
 
 
@@ -166,6 +200,23 @@ def whole_records(data_dir: str, split: str | tuple[str, ...], planes: list[str]
     return _records(data_dir, split, planes, problems).prefetch(tf.data.AUTOTUNE).as_numpy_iterator()
 
 
+def end_state_records(data_dir: str, split: str | tuple[str, ...]) -> int:
+    """How many records of ``split`` (one or several) carry an end state: one pass over them,
+    parsing that key alone; none for a folder of schema 1, which is not read."""
+    spec, files = _shard_files(data_dir, split)
+    if spec.get("schema_version", 1) < 2:
+        return 0
+    description = {"end_state": record_description()["end_state"]}
+
+    def present(serialized):
+        found = tf.io.parse_example(serialized, description)["end_state"]
+        return tf.reduce_sum(tf.cast(tf.strings.length(found) > 0, tf.int64))
+
+    ds = tf.data.TFRecordDataset(files, compression_type="ZLIB", buffer_size=1 << 20).batch(1024)
+    return int(ds.map(present, num_parallel_calls=tf.data.AUTOTUNE).reduce(tf.constant(0, tf.int64),
+                                                                          lambda total, n: total + n))
+
+
 def split_records(spec: dict, split: str | tuple[str, ...]) -> int:
     """How many records ``split`` (one or several) of a feature folder holds, from its features.json."""
     counts = spec.get("counts", {})
@@ -200,16 +251,19 @@ def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 
                  augment: bool = True, shuffle: bool = True, seed: int = 0, meta: bool = False,
                  planes: list[str] | None = None,
                  problems: dict[str, float] | None = None,
-                 extra: tuple[str, ...] = (), own_records: int | None = None) -> tf.data.Dataset:
+                 extra: tuple[str, ...] = (), own_records: int | None = None,
+                 end_state: bool = False) -> tf.data.Dataset:
     """Batches ``(x, targets, weights)`` for Keras, or ``(x, targets, meta)``.
 
     ``x`` is float32 ``[B, 11, 11, F]``, F being every plane of the records
     or, when ``planes`` names some of them, those in that order; ``targets`` has ``safe`` (float32
     ``[B, 1]``) and ``move`` (int32 ``[B]``, a window index); ``weights``
     masks the move loss where the subproblem has no ``TR`` inside the window.
+    With ``end_state``, ``targets`` also has ``end_state`` (int32 ``[B, 121]``,
+    the window's end-state classes) and ``weights`` its per-point mask.
     With ``meta=True`` the third element instead holds ``available_moves``,
-    ``defender_first``, ``problem``, ``subproblem`` and ``has_move``, for
-    reports.
+    ``defender_first``, ``problem``, ``subproblem``, ``has_move`` and
+    ``has_end_state``, for reports.
 
     ``split`` may name several splits, whose records are pooled.  With
     ``problems`` (problem id → weight > 0), only the records of those
@@ -245,19 +299,21 @@ def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 
         ds = ds.map(lambda s: _parse_batch(s, num_planes, keep),
                     num_parallel_calls=tf.data.AUTOTUNE, deterministic=True)
     if meta:
-        ds = ds.map(lambda w, m, r: (w, _outputs(w, m, r)[1], {
+        ds = ds.map(lambda w, m, e, r: (w, _outputs(w, m, e, r, end_state)[1], {
             "available_moves": r["available_moves"], "defender_first": r["defender_first"],
             "problem": r["problem"], "subproblem": r["subproblem"],
-            "has_move": m >= 0}))
+            "has_move": m >= 0, "has_end_state": tf.strings.length(r["end_state"]) > 0}))
     elif table is None:
-        ds = ds.map(_outputs)
+        ds = ds.map(lambda w, m, e, r: _outputs(w, m, e, r, end_state))
     else:
-        def weighted_outputs(window, move, records):
-            window, targets, weights = _outputs(window, move, records)
+        def weighted_outputs(window, move, end_states, records):
+            window, targets, weights = _outputs(window, move, end_states, records, end_state)
             weight = table.lookup(records["problem"])
             # Only the extra folders' records get this far without a weight in the table.
             weight = tf.where(weight > 0, weight, 1.0)
-            return window, targets, {name: value * weight for name, value in weights.items()}
+            # (the end state's weights are a row of points a record)
+            return window, targets, {name: value * (weight[:, None] if name == "end_state" else weight)
+                                     for name, value in weights.items()}
 
         ds = ds.map(weighted_outputs)
     return ds.prefetch(tf.data.AUTOTUNE)

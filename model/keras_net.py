@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from model.numpy_net import SafetyEvaluator
+from pipeline.formats.records import END_STATE_CLASSES
 
 # Boards a call: large enough for TensorFlow's kernels to use both cores.
 BATCH = 2048
@@ -23,16 +24,22 @@ class KerasNet(SafetyEvaluator):
     def __init__(self, model, planes: list[str]):
         self.model = model
         self.planes = list(planes)
+        self.end_state = "end_state" in model.output_names
 
-    def evaluate(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate_all(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         boards = np.asarray(boards, dtype=np.float32)
         if boards.ndim == 3:
             boards = boards[None]
-        safe, move = [], []
+        safe, move, end_state = [], [], []
         for start in range(0, len(boards), BATCH):
             outputs = self.model(boards[start:start + BATCH], training=False)
             safe.append(np.asarray(outputs["safe"])[:, 0])
             move.append(np.asarray(outputs["move"]))
+            if self.end_state:
+                end_state.append(np.asarray(outputs["end_state"]))
+        points = boards.shape[1] * boards.shape[2]
         if not safe:
-            return np.zeros(0, np.float32), np.zeros((0, boards.shape[1] * boards.shape[2]), np.float32)
-        return np.concatenate(safe), np.concatenate(move)
+            return (np.zeros(0, np.float32), np.zeros((0, points), np.float32),
+                    np.zeros((0, points, END_STATE_CLASSES), np.float32) if self.end_state else None)
+        return (np.concatenate(safe), np.concatenate(move),
+                np.concatenate(end_state) if self.end_state else None)

@@ -2,14 +2,16 @@
 
 This is the deployable form: no TensorFlow import, a few float32 matrix
 products a batch.  It computes exactly what ``model.network`` computes (same
-layer order, ReLU, skip connections, sigmoid and softmax readouts), so on the
-same weights it agrees with Keras to float32 rounding.
+layer order, ReLU, skip connections, sigmoid and softmax readouts, and the
+end-state head when the file has one), so on the same weights it agrees with
+Keras to float32 rounding.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from model.network import layer_names
+from model.network import end_state_layer, layer_names
+from pipeline.formats.records import END_STATE_CLASSES
 from model.packed import read_packed
 
 
@@ -36,9 +38,10 @@ def linear(x: np.ndarray, kernel: np.ndarray, bias) -> np.ndarray:
 
 
 def trace(layers: dict[str, tuple[np.ndarray, np.ndarray]], boards: np.ndarray,
-          architecture: str, blocks: int, through=None) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-    """``(inputs, safe logit [B], move logits [B, 121])``: ``inputs`` holds the input of every
-    layer of ``layer_names(blocks, architecture)``, in that order, for boards ``[B, 11, 11, F]``.
+          architecture: str, blocks: int, through=None, end_state: bool = False):
+    """``(inputs, safe logit [B], move logits [B, 121], end-state logits [B, 121, 3] or None)``:
+    ``inputs`` holds the input of every layer of ``layer_names(blocks, architecture, end_state)``,
+    in that order, for boards ``[B, 11, 11, F]``.
 
     ``through(name, inputs)``, when given, computes each layer's output in place
     of ``layers`` (the bias correction fixes each layer on the output of the
@@ -61,10 +64,21 @@ def trace(layers: dict[str, tuple[np.ndarray, np.ndarray]], boards: np.ndarray,
         hidden = relu(apply(f"block{i}_b", inner) + hidden)
     if architecture == "dense":
         # the safe and move readouts share the last hidden layer
-        return inputs, apply("safe", hidden)[:, 0], apply("move", hidden)
-    value = relu(apply("value_conv", hidden)).reshape(batch, -1)
-    safe = apply("safe", relu(apply("value_dense", value)))[:, 0]
-    return inputs, safe, apply("move_conv", hidden).reshape(batch, -1)
+        safe, move = apply("safe", hidden)[:, 0], apply("move", hidden)
+    else:
+        value = relu(apply("value_conv", hidden)).reshape(batch, -1)
+        safe = apply("safe", relu(apply("value_dense", value)))[:, 0]
+        move = apply("move_conv", hidden).reshape(batch, -1)
+    points = None
+    if end_state:
+        # dense: unit point·3 + class; conv: the 3 planes of each point, row-major
+        points = apply(end_state_layer(architecture), hidden).reshape(batch, -1, END_STATE_CLASSES)
+    return inputs, safe, move, points
+
+
+def softmax(logits: np.ndarray, axis: int = -1) -> np.ndarray:
+    exp = np.exp(logits - logits.max(axis=axis, keepdims=True))
+    return exp / exp.sum(axis=axis, keepdims=True)
 
 
 class SafetyEvaluator:
@@ -72,8 +86,17 @@ class SafetyEvaluator:
 
     planes: list[str]
 
+    # whether ``evaluate_all`` gives the end-state head's answer
+    end_state: bool = False
+
     def evaluate(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``boards`` ``[B, 11, 11, F]`` → (P(safe) ``[B]``, move probabilities ``[B, 121]``)."""
+        safe, move, _ = self.evaluate_all(boards)
+        return safe, move
+
+    def evaluate_all(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """``evaluate`` and the end-state probabilities ``[B, 121, 3]`` (empty, the target's
+        colour, the other colour), or None for a network without that head."""
         raise NotImplementedError
 
     def safe_over_symmetries(self, boards: np.ndarray, safe: np.ndarray) -> np.ndarray:
@@ -95,8 +118,10 @@ class NumpyNet(SafetyEvaluator):
         # files written before the conv architecture have no key: they are dense
         self.architecture = header.get("architecture", "dense")
         self.blocks = int(header["blocks"])
+        # files written before the end-state head have no key: they have none
+        self.end_state = bool(header.get("end_state", False))
         self.layers = {name: (tensors[f"{name}/kernel"], tensors[f"{name}/bias"])
-                       for name in layer_names(self.blocks, self.architecture)}
+                       for name in layer_names(self.blocks, self.architecture, self.end_state)}
         first = self.layers["align"][0]
         inputs, expected = ((first.shape[0], self.window * self.window * len(self.planes))
                             if self.architecture == "dense" else (first.shape[2], len(self.planes)))
@@ -109,14 +134,13 @@ class NumpyNet(SafetyEvaluator):
         header, tensors = read_packed(path)
         return cls(header, tensors)
 
-    def evaluate(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def evaluate_all(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         boards = np.asarray(boards)
         if boards.ndim == 3:
             boards = boards[None]
-        _, safe_logit, logits = trace(self.layers, boards, self.architecture, self.blocks)
+        _, safe_logit, logits, points = trace(self.layers, boards, self.architecture, self.blocks,
+                                              end_state=self.end_state)
         # the sigmoid through tanh: no overflow however large the logit
         safe = 0.5 * (1 + np.tanh(0.5 * safe_logit))
-        logits = logits - logits.max(axis=1, keepdims=True)
-        move = np.exp(logits)
-        move /= move.sum(axis=1, keepdims=True)
-        return safe.astype(np.float32), move.astype(np.float32)
+        end_state = None if points is None else softmax(points).astype(np.float32)
+        return safe.astype(np.float32), softmax(logits, axis=1).astype(np.float32), end_state

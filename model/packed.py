@@ -20,6 +20,9 @@ Layout (little-endian)::
                               channels     conv: planes a hidden layer
                               bias_correction_windows  the sample size, when
                                            the biases were corrected
+                              end_state    true when the network has the
+                                           end-state head (its layer's
+                                           tensors last); absent: no head
                               tensors      list, in evaluation order, of
                                 {name: "align/kernel",
                                  shape: [121F, width] | [3, 3, F, channels],

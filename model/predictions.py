@@ -7,13 +7,18 @@ sees all its windows, one per stone of the target block: a record's P(safe)
 is the mean over its windows, which is what ``tsumego eval`` answers for a
 position; the move head is read on the first window, whose ``TR`` index the
 record holds.  With ``symmetries``, each record's P(safe) is also averaged
-over its windows under the 8 symmetries of the square (``symmetric``).
+over its windows under the 8 symmetries of the square (``symmetric``).  A
+network with the end-state head is also scored on every window of the records
+with an end state: how many of their points inside the board it gives the
+right owner at the end (``end_state_correct`` out of ``end_state_points``).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from pipeline.formats.records import END_OFF_BOARD
 
 
 @dataclass
@@ -29,6 +34,20 @@ class SplitPredictions:
     best_move: dict[str, np.ndarray]     # network name -> argmax of the first window's move head, [N]
     # network name -> P(safe), mean over the windows and their 8 symmetries, [N] (when asked)
     symmetric: dict[str, np.ndarray] = field(default_factory=dict)
+    # points inside the board over the record's windows, where it has an end state (else 0), [N]
+    end_state_points: np.ndarray | None = None
+    # network name (those with the end-state head) -> of those points, how many it gives the
+    # right class at the end (its most probable one), [N]
+    end_state_correct: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def end_state_accuracy(self, name: str, mask=None) -> float | None:
+        """The share of points with an end state (of the records of ``mask``) whose final owner
+        the network's end-state head gets right; None without the head or such points."""
+        if name not in self.end_state_correct:
+            return None
+        mask = slice(None) if mask is None else mask
+        points = int(self.end_state_points[mask].sum())
+        return int(self.end_state_correct[name][mask].sum()) / points if points else None
 
     def errors(self, name: str, symmetric: bool = False) -> np.ndarray:
         """bool [N]: the network's thresholded answer differs from the label."""
@@ -52,21 +71,29 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
     probability = {name: [] for name in nets}
     symmetric = {name: [] for name in nets} if symmetries else {}
     best_move = {name: [] for name in nets}
+    end_state_correct = {name: [] for name, net in nets.items() if net.end_state}
+    end_state_points: list[int] = []
     pending: list[np.ndarray] = []   # windows of the records not yet evaluated
+    pending_end_states: list[np.ndarray] = []   # their end-state classes (END_OFF_BOARD: none)
     counts: list[int] = []           # how many windows each of those records has
     pending_windows = 0              # their sum
 
     def evaluate_pending():
         windows, sizes = np.concatenate(pending), np.array(counts)
         firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        labels_at_end = np.concatenate(pending_end_states).reshape(len(windows), -1)
         for name, net in nets.items():
-            safe, move = net.evaluate(windows)
+            safe, move, end_state = net.evaluate_all(windows)
             probability[name].append(np.add.reduceat(safe, firsts) / sizes)
             best_move[name].append(move[firsts].argmax(axis=1))
+            if end_state is not None:
+                right = (end_state.argmax(axis=-1) == labels_at_end).sum(axis=1)
+                end_state_correct[name].append(np.add.reduceat(right, firsts))
             if symmetries:
                 turned = net.safe_over_symmetries(windows, safe)
                 symmetric[name].append(np.add.reduceat(turned, firsts) / sizes)
         pending.clear()
+        pending_end_states.clear()
         counts.clear()
 
     records = whole_records(data_dir, split, list(planes), problems)
@@ -78,6 +105,11 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
         labels["problem"].append(record["problem"].decode())
         pending.append(record["planes"])
         counts.append(len(record["planes"]))
+        end_states = record["end_state"]
+        if not len(end_states):   # no end state: no point is scored (no class equals END_OFF_BOARD)
+            end_states = np.full(record["planes"].shape[:3], END_OFF_BOARD, np.uint8)
+        pending_end_states.append(end_states)
+        end_state_points.append(int(np.count_nonzero(end_states != END_OFF_BOARD)))
         pending_windows += counts[-1]
         if pending_windows >= batch_windows:
             evaluate_pending()
@@ -98,4 +130,6 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
         probability={name: joined(parts, np.float32) for name, parts in probability.items()},
         best_move={name: joined(parts, np.int64) for name, parts in best_move.items()},
         symmetric={name: joined(parts, np.float32) for name, parts in symmetric.items()},
+        end_state_points=np.array(end_state_points, dtype=np.int64),
+        end_state_correct={name: joined(parts, np.int64) for name, parts in end_state_correct.items()},
     )

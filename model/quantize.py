@@ -134,12 +134,12 @@ def pack(tensors: list[tuple[str, np.ndarray]], bits: int, meta: dict,
 
 
 def model_tensors(model) -> list[tuple[str, np.ndarray]]:
-    """The Keras model's kernels and biases, in evaluation order."""
+    """The Keras model's kernels and biases, in evaluation order (the end-state head's last)."""
     from model.network import layer_names
 
     architecture, blocks = model_shape(model)
     tensors = []
-    for name in layer_names(blocks, architecture):
+    for name in layer_names(blocks, architecture, has_end_state_head(model)):
         kernel, bias = model.get_layer(name).get_weights()
         tensors += [(f"{name}/kernel", kernel), (f"{name}/bias", bias)]
     return tensors
@@ -152,14 +152,22 @@ def model_shape(model) -> tuple[str, int]:
     return ("conv" if "value_conv" in names else "dense"), blocks
 
 
-def packed_meta(model_spec: dict) -> dict:
+def has_end_state_head(model) -> bool:
+    """Whether a Keras model of ``model.network`` has the end-state head."""
+    return "end_state" in model.output_names
+
+
+def packed_meta(model_spec: dict, end_state: bool = False) -> dict:
     """Header fields from the training run's ``model.json`` (runs from before the
-    conv architecture have no ``architecture`` option: they are dense)."""
+    conv architecture have no ``architecture`` option: they are dense); ``end_state``:
+    whether the network has the end-state head (the header says so only when it does,
+    as files packed before the head have no such key)."""
     options = model_spec["options"]
     architecture = options.get("architecture", "dense")
     shape = {"channels": options["channels"]} if architecture == "conv" else {"width": options["width"]}
     return {"planes": model_spec["planes"], "window": model_spec["window"],
-            "architecture": architecture, "blocks": options["blocks"], **shape}
+            "architecture": architecture, "blocks": options["blocks"], **shape,
+            **({"end_state": True} if end_state else {})}
 
 
 def register(commands) -> None:
@@ -218,7 +226,7 @@ def run(args) -> int:
     except (OSError, ValueError) as exc:
         raise CommandError(f"{args.model}: cannot load the trained model ({exc})") from exc
     tensors = model_tensors(model)
-    meta = packed_meta(spec)
+    meta = packed_meta(spec, has_end_state_head(model))
     data = args.data or spec["data"]
     splits = tuple(split for split, used in (("train", not args.no_bias_correction), ("test", not args.no_table))
                    if used)

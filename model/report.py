@@ -6,7 +6,9 @@ writes both) on the test split with the numpy evaluator, also over the 8
 symmetries of every window unless ``--no-symmetries``, and writes:
 
 * ``summary.md``: overall accuracy, float and b-bit, next to the 95.6% of the
-  original dcnn-eval network; file sizes; how training went;
+  original dcnn-eval network (and, for a network with the end-state head, its
+  per-point accuracy on the records with an end state); file sizes; how
+  training went;
 * ``accuracy_by_size.md/.csv/.png``: error by ``AS`` (the number of available
   moves, the original pipeline's "size"), float and b-bit side by side, with
   the count of records and how often the move head's top point misses the
@@ -175,13 +177,32 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         packed_symmetric = [f"{1 - predictions.errors('packed', symmetric=True).mean():.4f}"]
     else:
         float_symmetric = packed_symmetric = []
+    # The end-state column, beside the value's, when the networks have the head and some
+    # record has an end state to score it on.
+    end_state = {name: predictions.end_state_accuracy(name) for name in ("float", "packed")}
+    end_state_column = any(accuracy is not None for accuracy in end_state.values())
+
+    def end_state_cell(name):
+        if not end_state_column:
+            return []
+        return [f"{end_state[name]:.4f}" if end_state.get(name) is not None else ""]
+
     networks = markdown_table(
-        ["network", "accuracy", *(["with the 8 symmetries"] if symmetries else []), "file bytes"],
-        [["float32", f"{float_accuracy:.4f}", *float_symmetric, sizes["float"]],
+        ["network", "accuracy", *(["with the 8 symmetries"] if symmetries else []),
+         *(["end-state accuracy"] if end_state_column else []), "file bytes"],
+        [["float32", f"{float_accuracy:.4f}", *float_symmetric, *end_state_cell("float"), sizes["float"]],
          [f"{bits}-bit (`{os.path.basename(packed)}`{f', {scheme} ranges' if scheme else ''})",
-          f"{packed_accuracy:.4f}", *packed_symmetric, sizes["packed"]],
+          f"{packed_accuracy:.4f}", *packed_symmetric, *end_state_cell("packed"), sizes["packed"]],
          ["dcnn-eval (its own random split)", f"{DCNN_EVAL_ACCURACY:.4f}",
-          *([""] if symmetries else []), ""]])
+          *([""] if symmetries else []), *([""] if end_state_column else []), ""]])
+    end_state_note = []
+    if end_state_column:
+        with_end_state = int((predictions.end_state_points > 0).sum())
+        end_state_note = [
+            f"End-state accuracy: the share of the {int(predictions.end_state_points.sum())} points "
+            f"inside the board, over every window of the {with_end_state} records with an end state, "
+            "whose owner at the end of the principal variation (empty, the target's colour, the "
+            "other colour) the end-state head gets right.", ""]
     moves = predictions.has_move.sum()
     move_accuracy = 1 - predictions.wrong_moves("float").sum() / moves if moves else float("nan")
     options = spec["options"]
@@ -199,6 +220,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         "",
         *networks,
         "",
+        *end_state_note,
         f"{bits}-bit minus float: {100 * (packed_accuracy - float_accuracy):+.2f} points. "
         f"Move head (float): top point is the `TR` move in {move_accuracy:.4f} of the "
         f"{int(moves)} records with one inside the window.",
@@ -209,6 +231,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
            if options.get("architecture") == "conv" else f", dense layers of {options['width']} units")
         + f", {options['blocks']} residual block(s), L2 {options['l2']}, "
         f"move loss weight {options['move_weight']}"
+        + (f", end-state loss weight {options['end_state_weight']}" if options.get("end_state_weight") else "")
         + (f", dropout {options['dropout']}" if options.get("dropout") else "") + ".  "
         f"Training: seed {spec['seed']}, {spec['epochs_run']} epochs in {spec['seconds']:.0f} s "
         f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}"
@@ -272,8 +295,10 @@ def plot_training(history: dict, path: str) -> None:
                        ("safe_loss", "train safe loss"), ("val_safe_loss", "test safe loss")):
         loss.plot(epochs, curves[key], label=label)
     for key, label in (("safe_accuracy", "train safe"), ("val_safe_accuracy", "test safe"),
-                       ("move_accuracy", "train move"), ("val_move_accuracy", "test move")):
-        accuracy.plot(epochs, curves[key], label=label)
+                       ("move_accuracy", "train move"), ("val_move_accuracy", "test move"),
+                       ("end_state_accuracy", "train end state"), ("val_end_state_accuracy", "test end state")):
+        if key in curves:   # (the end-state curves only for a network with that head)
+            accuracy.plot(epochs, curves[key], label=label)
     loss.set_xlabel("epoch")
     loss.set_ylabel("loss")
     accuracy.set_xlabel("epoch")

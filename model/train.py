@@ -17,6 +17,11 @@ when the ``--minutes`` budget is spent; the best epoch's weights are kept.
 a network can be trained on in several sittings; ``model.json`` lists the
 earlier runs.
 
+``--end-state-weight W`` weighs the loss of the end-state head (who holds
+each point of the window at the end of the principal variation,
+:mod:`model.network`); 0 builds the network without it, and so does a run
+whose training records have no end state (it says so).
+
 ``--extra-train DIR`` adds every record of another feature folder (written
 with the same planes; say the records of generated problems) to the
 training records, never to the test split; on a problem split, a folder
@@ -39,7 +44,7 @@ import sys
 import time
 from dataclasses import dataclass
 
-from model.network import ARCHITECTURES, SHAPE_OPTIONS, NetworkOptions
+from model.network import ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
 
@@ -98,6 +103,10 @@ def add_training_arguments(parser) -> None:
                         help="weight of the move head's loss (0 trains the value alone)")
     parser.add_argument("--dropout", type=float, default=defaults.dropout,
                         help="dropout rate after every hidden layer, in training (0: none)")
+    parser.add_argument("--end-state-weight", type=float, default=DEFAULT_END_STATE_WEIGHT,
+                        help="weight of the end-state head's loss (who holds each point at the end of "
+                             f"the principal variation; default {DEFAULT_END_STATE_WEIGHT}); 0 builds "
+                             "the network without that head, as do records without end states")
     parser.add_argument("--without", default="", metavar="PLANE,...",
                         help="planes to leave out: plane names or plane-group names (e.g. tactics)")
     parser.add_argument("--extra-train", action="extend", nargs="+", default=[], metavar="DIR",
@@ -112,7 +121,26 @@ def network_options(args) -> NetworkOptions:
     return NetworkOptions(architecture=args.architecture, width=args.width, channels=args.channels,
                           blocks=blocks, l2=args.l2,
                           learning_rate=args.learning_rate, move_weight=args.move_weight,
-                          dropout=args.dropout)
+                          dropout=args.dropout, end_state_weight=args.end_state_weight)
+
+
+def without_idle_end_state_head(options: NetworkOptions, data_dir: str,
+                                splits: str | tuple[str, ...], extra: tuple[str, ...] = ()) -> NetworkOptions:
+    """``options``, with the end-state head turned off (weight 0, and a line saying so) when
+    no training record of ``splits`` of ``data_dir`` or of ``extra`` has an end state: a head
+    that never learns would only cost time and bytes.  Records of schema 1 have none."""
+    from dataclasses import replace
+
+    from model.dataset import end_state_records
+    from pipeline.formats.records import SPLITS
+
+    if not options.end_state:
+        return options
+    if end_state_records(data_dir, splits) or any(end_state_records(folder, SPLITS) for folder in extra):
+        return options
+    print(f"{data_dir}: no training record has an end state (EB/EW in its subproblem); "
+          "the network is built without the end-state head")
+    return replace(options, end_state_weight=0.0)
 
 
 @dataclass(frozen=True)
@@ -192,11 +220,15 @@ def run(args) -> int:
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     extra = tuple(args.extra_train)
+
+    def datasets(end_state: bool):
+        return (make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
+                             seed=args.seed, planes=planes, extra=extra, end_state=end_state),
+                make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False,
+                             planes=planes, end_state=end_state))
+
     try:
-        train = make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
-                             seed=args.seed, planes=planes, extra=extra)
-        test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False,
-                            planes=planes)
+        train, test = datasets(options.end_state)
         # A TFRecord file's length is unknown until read: told the batches an epoch holds,
         # Keras ends the epoch there instead of running into the end of the data (and
         # warning "Your input ran out of data"), and TensorFlow checks the count.
@@ -207,6 +239,11 @@ def run(args) -> int:
         check_shards(args.data, SPLITS, spec)
         for folder, _, _ in extra_records(args.data, extra):
             check_shards(folder, SPLITS, read_spec(folder))
+        # (counted once the shards are known to be sound)
+        checked = without_idle_end_state_head(options, args.data, "train", extra)
+        if checked != options:
+            options = checked
+            train, test = datasets(options.end_state)
     except (FileNotFoundError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
     train, test = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records[split] // args.batch_size)))
@@ -237,7 +274,7 @@ def run(args) -> int:
         if resumed is not None:
             # Weights only: the saved optimizer state belongs to the earlier run's schedule.
             earlier = keras.saving.load_model(os.path.join(args.resume, MODEL_FILE), compile=False)
-            model.set_weights(earlier.get_weights())
+            copy_weights(earlier, model)
             print(f"resuming from {args.resume} ({resumed['epochs_run']} epochs, "
                   f"{resumed['seconds']:.0f} s before this run)")
         fitted = fit(model, train, test, args.out, FitLimits.from_args(args))
@@ -260,9 +297,25 @@ def run(args) -> int:
         f.write("\n")
     print(f"trained {summary['epochs_run']} epochs in {summary['seconds']:.0f} s (stopped by "
           f"{summary['stopped_by']}); best epoch {summary['best_epoch']}: test accuracy "
-          f"{summary['test_accuracy']:.4f}, test loss {summary['test_loss']:.4f} -> "
+          f"{summary['test_accuracy']:.4f}"
+          + (f", end-state accuracy {summary['test_end_state_accuracy']:.4f}"
+             if "test_end_state_accuracy" in summary else "")
+          + f", test loss {summary['test_loss']:.4f} -> "
           f"{os.path.join(args.out, MODEL_FILE)}")
     return 0
+
+
+def copy_weights(earlier, model) -> None:
+    """The weights of ``earlier`` into the layers of ``model`` of the same name.
+
+    The shapes are the same (``SHAPE_OPTIONS``), but one of the two may have the
+    end-state head and the other not: a head new to ``model`` starts afresh,
+    one that ``model`` lacks is dropped.
+    """
+    names = {layer.name for layer in model.layers}
+    for layer in earlier.layers:
+        if layer.weights and layer.name in names:
+            model.get_layer(layer.name).set_weights(layer.get_weights())
 
 
 def distribution_strategy(devices: list[str] | None = None):
@@ -351,6 +404,9 @@ def _fit(model, train, validation, out: str, limits: FitLimits) -> dict:
         "seconds": round(seconds, 1),
         "test_accuracy": history.history["val_safe_accuracy"][best_epoch],
         "test_loss": losses[best_epoch],
+        # the end-state head's per-point accuracy on the points with an end state
+        **({"test_end_state_accuracy": history.history["val_end_state_accuracy"][best_epoch]}
+           if "val_end_state_accuracy" in history.history else {}),
     }
 
 

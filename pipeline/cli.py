@@ -1,9 +1,10 @@
 """The ``tsumego`` command line: one subcommand per pipeline stage.
 
 ``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none]
-[--max-nodes N] [--max-table-mb M] [--json] FILE...`` prints one line per
-file.  A bad file prints its error to stderr and the others are still solved;
-the exit code is 1 if any file failed.
+[--max-nodes N] [--max-table-mb M] [--json] [--pv] FILE...`` prints one line
+per file (``--pv`` adds the principal variation and the final position).  A
+bad file prints its error to stderr and the others are still solved; the exit
+code is 1 if any file failed.
 
 Every other stage lives in its own module, imported below; each has
 ``register(commands)``, which adds its subparser and sets ``run`` to a
@@ -58,12 +59,17 @@ DEFAULT_SOLVE_MAX_NODES = 10_000_000
 INTERRUPTED = 130
 
 
+def board_rows(stones) -> list[str]:
+    """A position as text rows, top row first: ``X`` Black, ``O`` White, ``.`` empty."""
+    return ["".join(".XO"[int(c)] for c in row) for row in stones]
+
+
 def _solve_one(path: str, args) -> dict:
     problem = load_problem(path)
     solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb)
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
                            max_nodes=args.max_nodes)
-    return {
+    row = {
         "file": path,
         "to_play": color_letter(problem.to_play),
         "move": verdict.sgf_move,
@@ -71,6 +77,14 @@ def _solve_one(path: str, args) -> dict:
         "nodes": verdict.nodes,
         "seconds": round(verdict.seconds, 6),
     }
+    if args.pv:
+        # a solve out of budget has no line: the position stays as it is
+        line = None if verdict.winner is None else solver.principal_variation(
+            problem.to_play, ko_master=args.ko_master, max_nodes=args.max_nodes)
+        row["pv"] = [] if line is None else line.sgf_moves
+        row["final"] = board_rows(problem.stones if line is None else line.stones)
+        row["pv_complete"] = line is not None and line.complete
+    return row
 
 
 def cmd_solve(args) -> int:
@@ -88,8 +102,12 @@ def cmd_solve(args) -> int:
             print(json.dumps(row), flush=True)
         else:
             move = row["move"] or "-"
+            pv = ""
+            if args.pv:
+                pv = (f", pv {' '.join(row['pv']) or '-'}{'' if row['pv_complete'] else ' (unfinished)'}, "
+                      f"final {'/'.join(row['final'])}")
             print(f"{path}: {row['to_play']} to play, {row['status']}, move {move}, "
-                  f"{row['nodes']} nodes, {row['seconds']:.3f} s", flush=True)
+                  f"{row['nodes']} nodes, {row['seconds']:.3f} s{pv}", flush=True)
     return 1 if failed else 0
 
 
@@ -113,6 +131,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                        help="reject problems whose search area has more empty points")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
+    solve.add_argument("--pv", action="store_true",
+                       help="add the principal variation and the position at its end")
     solve.set_defaults(run=cmd_solve)
 
     for module in COMMAND_MODULES:

@@ -37,18 +37,38 @@ Readings where the original pipeline is unclear or we deliberately differ:
   only if the two labels agree (otherwise counted in
   :attr:`Expansion.label_changed`);
 * when any solve exceeds ``max_nodes``, the whole tree is abandoned with
-  :class:`NodeBudgetExceeded`: a tree with holes would silently bias the data.
+  :class:`NodeBudgetExceeded`: a tree with holes would silently bias the data;
+* each kept node gets its **end state** (when ``end_states``): the board once
+  its principal variation (:mod:`solver.principal_variation`) is played out
+  with PL moving first, read right after its label, from scratch, on the
+  tree's warm solver.  Like ``TR``, the line depends on what the table holds
+  (move order and subtree sizes), so it is the tree's line, not necessarily
+  the one a fresh solve of the file would read; its outcome (captured or not)
+  is the label's.  A line that does not end (budget, move cap) abandons the
+  tree like a solve over budget;
+* the tree is grown in the problem's **canonical orientation**
+  (:mod:`pipeline.orientation`: of the 16 variants under the 8 symmetries and
+  a colour swap, the smallest) and turned back, children in row order of
+  their moves.  Move order and the table's contents depend on how the board
+  is turned, so this is what makes a turned, mirrored or colour-swapped copy
+  of a problem give the turned tree: the same nodes (those never depended on
+  it), winning moves and end states.  Only a problem with a symmetry of its
+  own can still differ: its copies share the canonical variant, but the way
+  back may be another of its symmetries.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+import numpy as np
+
+from pipeline.orientation import Orientation, canonical_orientation
 from solver import DEFAULT_MAX_AREA, EMPTY, Problem, ProblemError, Solver, search_area
 
 KO_MASTER = "attacker"
 # Bumped whenever the rules above change which nodes a tree holds or how they are
 # labelled, so that solve-all refuses to resume a folder grown by older rules.
-TREE_RULES = 2
+TREE_RULES = 3
 
 
 @dataclass(frozen=True)
@@ -66,6 +86,7 @@ class TreeSettings:
     max_nodes: int
     max_area: int
     algo: str
+    end_state: bool = True
     ko_master: str = KO_MASTER
     tree_rules: int = TREE_RULES
 
@@ -86,6 +107,10 @@ class NodeBudgetExceeded(RuntimeError):
         self.search_nodes = search_nodes
 
 
+class UnfinishedLine(RuntimeError):
+    """A principal variation stopped short of its end (the tree is abandoned, as over budget)."""
+
+
 @dataclass
 class TreeNode:
     """A position of the tree; ``move`` (by ``color``) led here from the parent."""
@@ -96,6 +121,10 @@ class TreeNode:
     best_move: tuple[int, int] | None
     available_moves: int
     children: list[TreeNode] = field(default_factory=list)
+    # the principal variation with PL moving first, as (colour, (x, y) or "pass"), and the
+    # board at its end (both None when not asked for)
+    principal_variation: list[tuple[int, tuple[int, int] | str]] | None = None
+    end_state: np.ndarray | None = None
 
     def count(self) -> int:
         return 1 + sum(child.count() for child in self.children)
@@ -143,8 +172,9 @@ def _capturable_stones_left_out(solver: Solver, problem: Problem, area) -> bool:
 
 class _TreeBuilder:
     def __init__(self, problem: Problem, to_play: int, min_area: int, max_nodes: int,
-                 algo: str, max_area: int):
+                 algo: str, max_area: int, end_states: bool):
         self.problem = problem
+        self.end_states = end_states
         self.to_play = to_play
         self.solver = Solver(problem, max_area=max_area)
         self.min_area = min_area
@@ -172,6 +202,28 @@ class _TreeBuilder:
         best = verdict.move if isinstance(verdict.move, tuple) else None
         return TreeNode(move=move, color=color, safe=verdict.status == "safe", best_move=best,
                         available_moves=solver.area_size)
+
+    def add_end_state(self, node: TreeNode, depth: int) -> None:
+        """Give ``node`` (the current position) the board at the end of its principal variation,
+        PL moving first, read from scratch like its label."""
+        if not self.end_states:
+            return
+        solver = self.solver
+        history, solver.history = solver.history, []
+        try:
+            line = solver.principal_variation(self.to_play, ko_master=KO_MASTER, max_nodes=self.max_nodes)
+        finally:
+            solver.history = history
+        self.search_nodes += line.nodes
+        if not line.complete:
+            if self.max_nodes and line.nodes > self.max_nodes:
+                raise NodeBudgetExceeded(self.max_nodes, depth, self.solves, self.search_nodes)
+            raise UnfinishedLine(f"the principal variation at depth {depth} of the tree stopped at its "
+                                 f"{line.ended} after {len(line.moves)} moves")
+        if line.captured == node.safe:   # the line's winner is the label's: a fault if not
+            raise RuntimeError(f"the principal variation at depth {depth} of the tree disagrees with its label")
+        node.principal_variation = line.moves
+        node.end_state = line.stones
 
     def reads_back_the_same(self, node: TreeNode, depth: int) -> bool:
         """Whether the current position, read back from its file, is ``node``'s problem (module doc)."""
@@ -214,6 +266,7 @@ class _TreeBuilder:
                         seen.add(position)
                         child = self.label((x, y), mover, depth + 1)
                         if child.safe != node.safe and self.reads_back_the_same(child, depth + 1):
+                            self.add_end_state(child, depth + 1)
                             node.children.append(child)
                             following.append((child, path + ((x, y, mover),)))
                     solver.take_back()
@@ -222,17 +275,46 @@ class _TreeBuilder:
         return following
 
 
+def _turn_back(root: TreeNode, orientation: Orientation) -> None:
+    """Turn a tree grown in ``orientation`` back into the problem's own, in place; children in
+    row order of their moves."""
+    point, color, stones = orientation.point_back, orientation.color_back, orientation.stones_back
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.move is not None:
+            node.move = point(*node.move)
+        node.color = color(node.color)
+        if node.best_move is not None:
+            node.best_move = point(*node.best_move)
+        if node.principal_variation is not None:
+            node.principal_variation = [(color(c), move if move == "pass" else point(*move))
+                                        for c, move in node.principal_variation]
+        if node.end_state is not None:
+            node.end_state = stones(node.end_state)
+        pending.extend(node.children)
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        node.children.sort(key=lambda child: child.move[::-1])
+        pending.extend(node.children)
+
+
 def expand_tree(problem: Problem, to_play: int, max_depth: int = 20, min_area: int = 7,
                 max_nodes: int = 0, algo: str = "dfs",
-                max_area: int = DEFAULT_MAX_AREA) -> Expansion:
+                max_area: int = DEFAULT_MAX_AREA, end_states: bool = True) -> Expansion:
     """Grow the tree of ``problem`` with ``to_play`` moving first (see the module doc)."""
-    builder = _TreeBuilder(problem, to_play, min_area, max_nodes, algo, max_area)
+    orientation = canonical_orientation(problem, to_play)
+    turned, turned_to_play = orientation.problem(problem, to_play)
+    builder = _TreeBuilder(turned, turned_to_play, min_area, max_nodes, algo, max_area, end_states)
     root = builder.label(None, EMPTY, 0)
+    builder.add_end_state(root, 0)
     seen = {int(builder.solver.board.hash[0])}
     level = [(root, ())]
     for depth in range(max_depth):
         level = builder.expand_level(level, depth, seen)
         if not level:
             break
+    _turn_back(root, orientation)
     return Expansion(problem, to_play, root, builder.solves, builder.search_nodes,
                      builder.area_changed, builder.label_changed)

@@ -41,7 +41,7 @@ from pipeline.beam import running, storage
 from pipeline.formats.records import SPEC_FILE, SPLITS, example_bytes, write_spec
 from pipeline.formats.subproblem import parse_subproblem
 from pipeline.planes import plane_names
-from pipeline.planes.windows import subproblem_windows
+from pipeline.planes.windows import labelled_windows
 from pipeline.progress import PolledBar, WorkerTally, tally_of
 from solver.problem import reason_of
 
@@ -115,14 +115,14 @@ def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int
         raise RejectedSubproblem("no AS[] label: the number of available moves is not given")
     if not sub.source:
         raise RejectedSubproblem("no GN[] label: the source problem (the split and the folds group by it) is not given")
-    windows, moves = subproblem_windows(sub)
+    windows, moves, end_states = labelled_windows(sub)
     name = PurePath(path).name
     problem = sub.source
     split = split_of(problem, name, settings)
     shard = shard_of(name, settings.shards(split))
     return split, shard, name, example_bytes(
         windows, safe=int(sub.safe), moves=moves, available_moves=sub.available_moves,
-        defender_first=int(sub.defender_first), problem=problem, subproblem=name)
+        defender_first=int(sub.defender_first), problem=problem, subproblem=name, end_states=end_states)
 
 
 def _reason(exc: Exception) -> str:

@@ -1,7 +1,7 @@
 """``tsumego solve-all``: every problem into labelled subproblem SGFs, as a Beam pipeline.
 
 ``tsumego solve-all --problems DIR --out DIR [--max-depth 20] [--min-area 7]
-[--max-nodes N] [--algo dfs|dfpn] [BEAM_OPTION...]`` expands each problem of
+[--max-nodes N] [--algo dfs|dfpn] [--no-end-state] [BEAM_OPTION...]`` expands each problem of
 ``--problems`` (every ``*.sgf`` below it; its id is the path relative to the
 folder, without ``.sgf``) into two trees of status-changing moves, one per side
 moving first (:mod:`pipeline.expand`), and writes under ``--out``:
@@ -54,7 +54,7 @@ def cmd_solve_all(args) -> int:
     check_apart(args.out, "--out", args.problems, "--problems",
                 "the run would read its own subproblems and trees back as problems")
     settings = TreeSettings(max_depth=args.max_depth, min_area=args.min_area, max_nodes=args.max_nodes,
-                            max_area=args.max_area, algo=args.algo)
+                            max_area=args.max_area, algo=args.algo, end_state=not args.no_end_state)
     if not storage.is_remote(args.out):
         os.makedirs(args.out, exist_ok=True)
     record_settings(Layout(args.out), settings)
@@ -97,6 +97,8 @@ def register(commands) -> None:
     parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                         help="reject problems whose search area has more empty points")
     parser.add_argument("--algo", choices=ALGORITHMS, default="dfs", help="search that labels the nodes")
+    parser.add_argument("--no-end-state", action="store_true",
+                        help="write no end states (EB/EW: the board once the principal variation is played out)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_solve_all,
                         on_interrupt="rerun the same command to resume (the sides finished are kept)")

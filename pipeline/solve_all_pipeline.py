@@ -44,7 +44,7 @@ from apache_beam.pvalue import AsSingleton, TaggedOutput
 from pipeline import dataset_stats
 from pipeline.beam import running, storage
 from pipeline.errors import CommandError
-from pipeline.expand import NodeBudgetExceeded, TreeSettings, expand_tree
+from pipeline.expand import NodeBudgetExceeded, TreeSettings, UnfinishedLine, expand_tree
 from pipeline.formats.solution_tree import root_positions, subproblems_of, tree_text
 from pipeline.formats.subproblem import Subproblem
 from pipeline.progress import PolledBar
@@ -185,11 +185,16 @@ class Expand(beam.DoFn):
         try:
             expansion = expand_tree(problem, to_play(problem, side), max_depth=settings.max_depth,
                                     min_area=settings.min_area, max_nodes=settings.max_nodes,
-                                    algo=settings.algo, max_area=settings.max_area)
+                                    algo=settings.algo, max_area=settings.max_area,
+                                    end_states=settings.end_state)
         except NodeBudgetExceeded as exc:
             self.rejected.inc()
             self.solves.inc(exc.solves)
             self.search_nodes.inc(exc.search_nodes)
+            yield dead_letter(problem_id, path, side, str(exc))
+            return
+        except UnfinishedLine as exc:   # a line past the move cap: as over budget, the tree is not kept
+            self.rejected.inc()
             yield dead_letter(problem_id, path, side, str(exc))
             return
         except Exception as exc:   # a fault in one problem's search must not end a long run

@@ -39,7 +39,7 @@ from numba import njit
 from .jit import inline_kernel, kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
                       C_SCORES, C_TAGS, C_TARGET, CAPTURES_TARGET, generate_moves, play_move,
-                      sort_moves, undo_move)
+                      sort_moves, target_lives, undo_move)
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
 from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, table_claim, table_slot
 
@@ -236,6 +236,10 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     known, _ = _lookup(keys, values, key, path_key, cycle)
     if known >= 0 and _is_solved(values, known):
         return values[known, V_PHI], values[known, V_DELTA], values[known, V_REPD], values[known, V_MOVE]
+    if color != context[C_CELLS][context[C_TARGET]] and target_lives(context):
+        # static life: the defender wins whatever the path (solver.life)
+        _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
+        return INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
     hint = values[known, V_MOVE] if known >= 0 else NO_MOVE
     if depth > MAX_DEPTH:
         return INFINITE, np.int64(0), 0, NO_MOVE

@@ -13,7 +13,7 @@ from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
                       C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
-                      remove_move, sort_moves, undo_move)
+                      remove_move, sort_moves, target_lives, undo_move)
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
                     repd_of, winner_of)
 from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, table_claim, table_slot
@@ -53,11 +53,17 @@ def search(context, keys, values, work, color, km, depth):
     entry = _lookup(keys, values, key)
     if entry & _EXACT:
         return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
+    defender = cells[target]
+    attacker = 3 - defender
+    if color == attacker and target_lives(context):
+        # static life: the defender wins whatever the path (solver.life)
+        slot = table_claim(keys, values, work, counters, key, 1)
+        if slot >= 0:
+            values[slot, 0] = _entry(_EXACT, defender, NO_MOVE)
+        return pack(defender, INF_DEPTH, NO_MOVE)
     if depth > MAX_DEPTH:
         return pack(opp, 0, NO_MOVE)
     hint = (entry >> 8) - 2 if entry != 0 else NO_MOVE
-    defender = cells[target]
-    attacker = 3 - defender
 
     n, earliest = generate_moves(context, color, km, depth, hint)
     moves = context[C_MOVES][depth]

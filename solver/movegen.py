@@ -1,27 +1,32 @@
 """Move generation and ordering for both searches.
 
-``context`` is the tuple of arrays a search runs on (see
-:func:`solver.search.make_context`).  :func:`generate_moves` tries every point
+``context`` is the tuple of arrays a search runs on (built by
+:class:`solver.solver.Solver`).  :func:`generate_moves` tries every point
 of the search area, keeps the legal ones, drops those the rules forbid
 (repetition by a side that is not ko master; a defender move that leaves the
 target in atari, which loses at once), and scores the rest so that the likely
-best move comes first.  Results go into per-depth rows of preallocated buffers,
-so nothing is allocated per node.
+best move comes first.  A defender move after which the target is pass-alive
+(:mod:`solver.life`) wins on every path: it is returned alone.  Results go
+into per-depth rows of preallocated buffers, so nothing is allocated per node.
 """
 from __future__ import annotations
 
 
 from .jit import inline_kernel, kernel
 from .board import EMPTY, count_liberties, play, undo
+from .life import target_pass_alive
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
 
-# context tuple layout
+# context tuple layout; the last four are the scratch of solver.life (C_IN_AREA
+# marks the area's points and the target block's stones)
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
- C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES) = range(18)
+ C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
+ C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL) = range(22)
 
 # Score tiers; the heuristic part of a score stays within (-1, 1).
 CAPTURES_TARGET = 100.0
 KNOWN_WIN = 10.0
+LIVES = 20.0          # the move makes the target pass-alive
 HINT = 4.0
 REPEATS = 50.0
 
@@ -50,11 +55,22 @@ def liberties(context, p, cap):
 
 
 @kernel
+def target_lives(context):
+    """Whether the target is pass-alive (:mod:`solver.life`): a defender win on every path."""
+    return target_pass_alive(context[C_CELLS], context[C_STRIDE], context[C_AREA], context[C_IN_AREA],
+                             context[C_MARK], context[C_META], context[C_STACK], context[C_LABELS],
+                             context[C_REGION_BORDER], context[C_REGION_VITAL], context[C_TARGET])
+
+
+@kernel
 def generate_moves(context, color, km, depth, hint):
     """Fill row ``depth`` of the move buffers; returns (count, earliest repetition).
 
     The pass, when allowed, is appended last.  ``hint`` is a move remembered
     from an earlier visit of this node (or -2), tried first among equals.
+    The first defender move found after which the target is pass-alive, and
+    that repeats no position, ends the generation: it is the only move
+    returned (count 1).  One that repeats a position comes first instead.
     """
     cells = context[C_CELLS]
     area = context[C_AREA]
@@ -76,6 +92,7 @@ def generate_moves(context, color, km, depth, hint):
         captured = play_move(context, p, color)
         if captured < 0:
             continue
+        lives = False
         if cells[target] == EMPTY:
             score = CAPTURES_TARGET
         else:
@@ -87,12 +104,22 @@ def generate_moves(context, color, km, depth, hint):
             score = (0.5 * _squash(captured)
                      + 0.25 * _squash(direction * target_libs)
                      + 0.125 * _squash(own_libs - 2.0))
+            lives = color == defender and target_lives(context)
         child = context[C_HASH][0]
         undo_move(context)
         d = repetition_depth(path, depth, child)
         earliest = min(earliest, d)
         if d <= depth and not is_master:
             continue
+        if lives and d == INF_DEPTH:
+            # the move wins on every path: it is the only one the search needs
+            moves[0] = p
+            scores[0] = LIVES
+            depths[0] = d
+            hashes[0] = child
+            return 1, earliest
+        if lives:
+            score += LIVES
         # Moves that need a ko threat come last, the earliest repetition last
         # of all: the search relies on it.
         if d < INF_DEPTH:

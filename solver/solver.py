@@ -14,6 +14,7 @@ import numpy as np
 from . import dfpn, dfs
 from .area import DEFAULT_MAX_AREA, search_area
 from .board import BLACK, EMPTY, color_letter
+from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
 from .rules import MAX_DEPTH, PASS, move_of, winner_of
 from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, COUNTERS_SIZE, MAX_NODES,
@@ -89,6 +90,10 @@ class Solver:
         width = points.size + 1
         b = self.board
         self.dfpn_scratch = np.zeros((rows, width, dfpn.SCRATCH_FIELDS), dtype=np.int64)
+        # the static life check (solver.life) tells the area's inside from its outside
+        in_area = np.zeros(b.cells.size, dtype=np.uint8)
+        in_area[points] = 1
+        in_area[[b.point(x, y) for x, y in b.block(*problem.target)]] = 1
         self.context = (
             b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
             points, self.target,
@@ -99,6 +104,10 @@ class Solver:
             np.zeros((rows, width), dtype=np.float64),    # scores
             np.zeros((rows, width), dtype=np.int32),      # repetition depths
             np.zeros((rows, width), dtype=np.uint64),     # child hashes
+            in_area,
+            np.zeros(b.cells.size, dtype=np.int32),       # static life: block labels
+            np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks bordering each region
+            np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks each region is vital to
         )
 
     @property
@@ -137,25 +146,15 @@ class Solver:
         path = self.context[11]
         path[:depth] = self.history[:path.size]
         table = self.tables[algo]
-        self.counters[:] = 0
-        self.counters[MAX_NODES] = max_nodes
         started = time.perf_counter()
-        while True:
-            self.counters[ABORT] = 0
-            self.counters[TAGS] = 0
-            self.counters[TABLE_COUNT] = table.count
-            self.counters[TABLE_CAPPED] = table.capped
-            if algo == "dfs":
-                result = dfs.search(self.context, table.keys, table.values, table.work, to_play, km, depth)
-            else:
-                # the same product numpy's uint64 would give, wrapped without its overflow warning
-                salt = np.uint64(0x5851F42D4C957F2D * (self.solves + 1) % 2**64)
-                result = dfpn.solve(self.context, table.keys, table.values, table.work, self.dfpn_scratch,
-                                    salt, to_play, km, depth)
-            table.count = int(self.counters[TABLE_COUNT])
-            if self.counters[ABORT] != ABORT_TABLE_FULL:
-                break
-            table.grow()
+        if algo == "dfs":
+            result = self.run_search(table, max_nodes, lambda: dfs.search(
+                self.context, table.keys, table.values, table.work, to_play, km, depth))
+        else:
+            # the same product numpy's uint64 would give, wrapped without its overflow warning
+            salt = np.uint64(0x5851F42D4C957F2D * (self.solves + 1) % 2**64)
+            result = self.run_search(table, max_nodes, lambda: dfpn.solve(
+                self.context, table.keys, table.values, table.work, self.dfpn_scratch, salt, to_play, km, depth))
         seconds = time.perf_counter() - started
         self.solves += 1
         nodes = int(self.counters[NODES])
@@ -167,6 +166,34 @@ class Solver:
             p = int(move_of(result))
             move = "pass" if p == PASS else self.board.xy(p)
         return Verdict(to_play, winner, move, self.defender, nodes, seconds)
+
+
+    def run_search(self, table: Table, max_nodes: int, search):
+        """Run ``search()``, a compiled search over ``table`` (read when called), with a node
+        budget for all of it; a search stopped by a full table is run again after the table
+        grows.  Returns the search's result; ``counters`` says how it ended."""
+        self.counters[:] = 0
+        self.counters[MAX_NODES] = max_nodes
+        while True:
+            self.counters[ABORT] = 0
+            self.counters[TAGS] = 0
+            self.counters[TABLE_COUNT] = table.count
+            self.counters[TABLE_CAPPED] = table.capped
+            result = search()
+            table.count = int(self.counters[TABLE_COUNT])
+            if self.counters[ABORT] != ABORT_TABLE_FULL:
+                return result
+            table.grow()
+
+    def principal_variation(self, color: int, ko_master: str = "attacker", max_nodes: int = 0,
+                            max_moves: int | None = None) -> PrincipalVariation:
+        """The line from the current position with ``color`` to move, played to its end: the
+        winner's solve moves against the loser's most stubborn replies, until the target is
+        captured or both sides pass (:mod:`solver.principal_variation`).  ``max_nodes``
+        budgets the whole line (0: none), ``max_moves`` caps its length (default four
+        times the search area's points plus twenty); the board is left as it was."""
+        return principal_variation(self, color, ko_master_value(ko_master, self.defender),
+                                   max_nodes=max_nodes, max_moves=max_moves)
 
 
 def solve_problem(problem: Problem, to_play: int | None = None, **options) -> Verdict:

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from pipeline.cli import main
+from pipeline.enclose.command import DEFAULT_MAX_NODES
 from pipeline.enclose.frame import EIGHT, enclose, on_board
 from pipeline.enclose.outcome import OUTCOMES, enclose_file
 from pipeline.enclose.reader import read_open_problem
@@ -22,7 +23,7 @@ from solver import Solver, load_problem, parse_problem, search_area
 from solver.problem import parse_sgf_point
 
 OPEN = Path(__file__).resolve().parent / "open-problems"
-MAX_NODES = 1_000_000
+MAX_NODES = DEFAULT_MAX_NODES   # what `tsumego enclose` uses
 
 # name: (outcome, target, goal, every winning first move)
 EXPECTED = {

@@ -19,11 +19,20 @@ key                 type     meaning
 ``defender_first``  int64    ``DS``
 ``problem``         bytes    the source problem id (``GN``)
 ``subproblem``      bytes    the subproblem's file name (its content hash)
+``end_state``       bytes    uint8 array ``[S, 11, 11]``, C order: who holds each
+                             point of each window once the principal variation
+                             is played out, relative to the target's colour
+                             (``END_*`` below; 3 past the board edge); left out
+                             when the subproblem gives no end state (``EB``/``EW``)
 ==================  =======  ===================================================
 
 Beside the shards, ``features.json`` holds ``schema_version``, ``window`` (N),
 ``planes`` (names in order), ``F`` and the counts of the run: the model reads F
 and the plane names from there, never from a constant.
+
+Schema 2 added ``end_state``.  Records of schema 1 have none, which is how a
+schema-2 record without an end state reads too, so :func:`read_spec` accepts
+both and a value-only network trains on either.
 """
 from __future__ import annotations
 
@@ -32,11 +41,21 @@ import os
 
 import numpy as np
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Schema 1 lacks only the end state, which a record may leave out anyway.
+READABLE_SCHEMA_VERSIONS = (1, 2)
 WINDOW = 11
 MOVES = WINDOW * WINDOW   # a move is row * WINDOW + col inside a window
 SPEC_FILE = "features.json"
 SPLITS = ("train", "test")
+# The end state of a window point, relative to the target's owner as the planes are, so a
+# colour swap leaves it unchanged.  Points past the board edge are neither empty nor held:
+# they get a class of their own, which the end-state loss and accuracy leave out.
+END_EMPTY = 0
+END_ALLY = 1        # the target's colour
+END_ENEMY = 2       # the other colour
+END_OFF_BOARD = 3
+END_STATE_CLASSES = 3   # what the network predicts: empty, ally, enemy
 
 
 def shard_pattern(data_dir: str, split: str) -> str:
@@ -47,8 +66,10 @@ def shard_pattern(data_dir: str, split: str) -> str:
 
 
 def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
-                  defender_first: int, problem: str, subproblem: str) -> bytes:
-    """Serialise one subproblem; ``planes`` is uint8 ``[S, 11, 11, F]``."""
+                  defender_first: int, problem: str, subproblem: str,
+                  end_states: np.ndarray | None = None) -> bytes:
+    """Serialise one subproblem; ``planes`` is uint8 ``[S, 11, 11, F]``, ``end_states``
+    uint8 ``[S, 11, 11]`` of ``END_*`` classes or None (the key is then left out)."""
     import tensorflow as tf
 
     planes = np.ascontiguousarray(planes, dtype=np.uint8)
@@ -57,6 +78,12 @@ def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
     moves = [int(m) for m in moves]
     if len(moves) != planes.shape[0]:
         raise ValueError(f"{len(moves)} move indices for {planes.shape[0]} windows")
+    if end_states is not None:
+        end_states = np.ascontiguousarray(end_states, dtype=np.uint8)
+        if end_states.shape != planes.shape[:3]:
+            raise ValueError(f"end states must be {list(planes.shape[:3])}, got {list(end_states.shape)}")
+        if int(end_states.max(initial=0)) > END_OFF_BOARD:
+            raise ValueError(f"end-state classes must be {END_EMPTY}..{END_OFF_BOARD}")
 
     def ints(values):
         return tf.train.Feature(int64_list=tf.train.Int64List(value=list(values)))
@@ -64,7 +91,7 @@ def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
     def raw(value: bytes):
         return tf.train.Feature(bytes_list=tf.train.BytesList(value=[value]))
 
-    example = tf.train.Example(features=tf.train.Features(feature={
+    feature = {
         "planes": raw(planes.tobytes()),
         "windows": ints([planes.shape[0]]),
         "planes_count": ints([planes.shape[3]]),
@@ -74,7 +101,10 @@ def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
         "defender_first": ints([int(defender_first)]),
         "problem": raw(problem.encode()),
         "subproblem": raw(subproblem.encode()),
-    }))
+    }
+    if end_states is not None:
+        feature["end_state"] = raw(end_states.tobytes())
+    example = tf.train.Example(features=tf.train.Features(feature=feature))
     # The features are a protobuf map, whose order is per process unless
     # deterministic: without it, two runs would write different bytes.
     return example.SerializeToString(deterministic=True)
@@ -107,7 +137,7 @@ def plane_indices(available: list[str], wanted: list[str]) -> list[int]:
 
 
 def read_spec(data_dir: str) -> dict:
-    """Read ``features.json`` and check its schema version."""
+    """Read ``features.json`` and check its schema version (any of ``READABLE_SCHEMA_VERSIONS``)."""
     import tensorflow as tf
 
     path = os.path.join(data_dir, SPEC_FILE)
@@ -115,9 +145,9 @@ def read_spec(data_dir: str) -> dict:
         raise FileNotFoundError(f"{path}: no such file (run tsumego features first)")
     with tf.io.gfile.GFile(path) as f:
         spec = json.loads(f.read())
-    if spec.get("schema_version") != SCHEMA_VERSION:
+    if spec.get("schema_version") not in READABLE_SCHEMA_VERSIONS:
         raise ValueError(f"{path}: schema version {spec.get('schema_version')}, "
-                         f"this code reads {SCHEMA_VERSION}")
+                         f"this code reads {', '.join(map(str, READABLE_SCHEMA_VERSIONS))}")
     if spec["F"] != len(spec["planes"]):
         raise ValueError(f"{path}: F={spec['F']} but {len(spec['planes'])} plane names")
     return spec

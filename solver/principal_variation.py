@@ -1,0 +1,269 @@
+"""The principal variation: a position's fight played to its end by the solver.
+
+From a position and the side to move, the line goes on, one move a step,
+until the target is captured or both sides pass:
+
+* the side that wins (by a DFS solve of the node, on the solver's warm table)
+  plays the solve's winning move.  One exception: a defender that wins and may
+  pass (the target has two liberties or more) passes when a pass wins too, so
+  a living group does not fill its own eye space move after move and its end
+  state keeps it;
+* the side that loses plays its most stubborn reply: of its moves (those the
+  search would try: no forbidden repetition, no defender move into atari),
+  the one whose refutation took the most nodes.  That size is read from the
+  transposition table's subtree-size byte (:mod:`solver.table`: the bit
+  length of the nodes spent below the child, the largest seen), which the
+  solve that proved the loss has just filled for every reply it refuted; a
+  reply not in the table is solved first.  Ties go to the first reply in the
+  search area's row order.  The loser passes only when it has no move, and
+  an attacker that cannot win passes as soon as the defender has passed:
+  its remaining moves threaten nothing, and both sides passing ends the line.
+
+Passes follow the search's rules (:mod:`solver.rules`): a pass keeps the
+position, may end the ko master's threats, and is remembered as the search
+remembers it, so every position of the line is the node of the first solve's
+proof it stands on, with the same path, and the winner never changes along
+the line: only the winner's moves are solved (on the warm table, mostly a
+probe), the loser's replies are read from the table.  Two passes in a row end the line when the defender wins
+(alive, or seki); when the attacker wins the line goes on to the capture.
+
+Guards: the line stops after ``max_moves`` moves (default four times the
+points of the search area plus twenty, within the search's depth cap): the ko
+master may recreate a position (that is what a ko retaken is), so a
+repetition is no loop by itself, but the cap ends any line that would run
+on.  A node budget covers the whole line; past it, or past the cap, the line
+found so far is returned with ``complete`` False.
+
+The line is walked by one compiled function on the solver's own board and
+tables, so it costs little more than the solves it makes; it takes back every
+move it played, and only adds results to the tables (never changing a
+verdict).  It always searches with DFS, whatever algorithm labelled the node.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .board import EMPTY, color_letter
+from .dfs import search
+from .jit import kernel
+from .movegen import (C_CELLS, C_COUNTERS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_TAGS, C_TARGET,
+                      generate_moves, liberties, play_move, undo_move)
+from .problem import sgf_point
+from .rules import MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, winner_of
+from .table import ABORT, NODES, TAGS, _work_class, node_key, table_slot
+
+# How a line ended (the kernel's status), and in words.
+CAPTURED, BOTH_PASSED, MOVE_CAP, ABORTED, DISAGREES = 1, 2, 3, 4, 5
+ENDINGS = {CAPTURED: "capture", BOTH_PASSED: "passes", MOVE_CAP: "move cap", ABORTED: "node budget",
+           DISAGREES: "disagreement"}
+
+
+@dataclass(frozen=True)
+class PrincipalVariation:
+    """A line from a position: ``moves`` as (colour, (x, y) or ``"pass"``), the board at its end.
+
+    ``stones`` is the final position (size×size int8 [y, x] of EMPTY/BLACK/WHITE);
+    ``captured`` says the line ends with the target captured; ``complete`` that
+    it ended by a capture or two passes (not by the move cap or the node
+    budget); ``winner`` is the colour that wins with the first mover (None
+    when the budget ran out before the first solve ended); ``ended`` says how
+    it ended: ``"capture"``, ``"passes"``, ``"move cap"``, ``"node budget"``,
+    or ``"disagreement"`` (a solve on the line found another winner: a fault
+    of the search, never seen).
+    """
+
+    moves: list[tuple[int, tuple[int, int] | str]]
+    stones: np.ndarray
+    captured: bool
+    complete: bool
+    winner: int | None
+    nodes: int
+    ended: str
+
+    @property
+    def sgf_moves(self) -> list[str]:
+        """The moves in SGF notation: ``B[cd]``, ``W[]`` for a pass."""
+        return [f"{color_letter(color)}[{'' if move == 'pass' else sgf_point(*move)}]"
+                for color, move in self.moves]
+
+
+@kernel
+def _pass_wins(context, keys, values, work, color, km, depth):
+    """Whether ``color`` still wins by passing at the node at ``depth`` (the caller checks the abort flag)."""
+    path = context[C_PATH]
+    tags = context[C_TAGS]
+    counters = context[C_COUNTERS]
+    position = context[C_HASH][0]
+    path[depth] = position
+    next_km = km_after_pass(path, depth, position, color, km)
+    tag = node_key(position, 3 - color, next_km)
+    for t in range(counters[TAGS]):
+        if tags[t] == tag:
+            return True   # the same pass situation again: the target lives, as in the search
+    tags[counters[TAGS]] = tag
+    counters[TAGS] += 1
+    response = search(context, keys, values, work, 3 - color, next_km, depth + 1)
+    counters[TAGS] -= 1
+    return winner_of(response) == color
+
+
+@kernel
+def _stubborn_reply(context, keys, values, work, color, km, depth):
+    """The losing side's move whose refutation took the most nodes; PASS when it has none."""
+    counters = context[C_COUNTERS]
+    path = context[C_PATH]
+    opp = 3 - color
+    n, _ = generate_moves(context, color, km, depth, NO_MOVE)
+    moves = context[C_MOVES][depth]
+    hashes = context[C_HASHES][depth]
+    position = context[C_HASH][0]
+    best = PASS
+    best_size = -1
+    for i in range(n):
+        p = moves[i]
+        if p == PASS:
+            continue
+        key = node_key(hashes[i], opp, km)
+        slot = table_slot(keys, key)
+        if slot >= 0 and keys[slot] == key:
+            size = np.int64(work[slot])
+        else:
+            # not in the table (dropped, or never reached by the solve): solve it
+            before = counters[NODES]
+            path[depth] = position
+            play_move(context, p, color)
+            search(context, keys, values, work, opp, km, depth + 1)
+            undo_move(context)
+            if counters[ABORT] != 0:
+                return NO_MOVE
+            slot = table_slot(keys, key)
+            if slot >= 0 and keys[slot] == key:
+                size = np.int64(work[slot])
+            else:
+                size = np.int64(_work_class(counters[NODES] - before))
+        if size > best_size:
+            best_size = size
+            best = p
+    return best
+
+
+@kernel
+def follow(context, keys, values, work, line, final_cells, color, km, depth, max_moves):
+    """Walk the principal variation from the node at ``depth`` (module doc).
+
+    Writes (colour, point or PASS) rows into ``line`` and the board at the
+    end into ``final_cells``; takes back its moves.  Returns (moves, status,
+    winner of the first node or 0).  ``DISAGREES`` (a solve on the line finds
+    that the side it expected to win loses) would be a fault of the search.
+    """
+    cells = context[C_CELLS]
+    target = context[C_TARGET]
+    path = context[C_PATH]
+    tags = context[C_TAGS]
+    counters = context[C_COUNTERS]
+    defender = cells[target]
+    attacker = 3 - defender
+    tags_before = counters[TAGS]
+    count = 0
+    played = 0
+    winner = 0
+    result = 0
+    status = MOVE_CAP
+    previous_pass = False
+    while count < max_moves:
+        position = context[C_HASH][0]
+        opp = 3 - color
+        if winner == 0 or color == winner:
+            # The first solve says who wins, and the line stays on that solve's proof: only
+            # the winner's moves need a solve (the loser's replies are read from the table).
+            result = search(context, keys, values, work, color, km, depth)
+            if counters[ABORT] != 0:
+                status = ABORTED
+                break
+            if winner == 0:
+                winner = winner_of(result)
+            elif winner_of(result) != winner:
+                status = DISAGREES
+                break
+        if winner == color:
+            move = move_of(result)
+            if color == defender and move != PASS and liberties(context, target, 2) > 1:
+                if _pass_wins(context, keys, values, work, color, km, depth):
+                    move = PASS
+                if counters[ABORT] != 0:
+                    status = ABORTED
+                    break
+        elif color == attacker and previous_pass:
+            move = PASS
+        else:
+            move = _stubborn_reply(context, keys, values, work, color, km, depth)
+            if counters[ABORT] != 0:
+                status = ABORTED
+                break
+        path[depth] = position
+        line[count, 0] = color
+        line[count, 1] = move
+        count += 1
+        if move == PASS:
+            if previous_pass and winner == defender:
+                status = BOTH_PASSED
+                break
+            next_km = km_after_pass(path, depth, position, color, km)
+            tags[counters[TAGS]] = node_key(position, opp, next_km)
+            counters[TAGS] += 1
+            km = next_km
+            previous_pass = True
+        else:
+            play_move(context, move, color)
+            played += 1
+            previous_pass = False
+            if cells[target] == EMPTY:
+                status = CAPTURED
+                break
+        depth += 1
+        color = opp
+    for i in range(cells.size):
+        final_cells[i] = cells[i]
+    for _ in range(played):
+        undo_move(context)
+    counters[TAGS] = tags_before
+    return count, status, winner
+
+
+def default_max_moves(area_points: int, depth: int) -> int:
+    """Four times the search area's points plus twenty, within the search's depth cap.
+
+    Stones captured and played again make a line longer than the area: on the
+    project's problems the longest lines ran to twice the empty area plus 16."""
+    return max(0, min(4 * area_points + 20, MAX_DEPTH - depth))
+
+
+def principal_variation(solver, color: int, km: int, max_nodes: int = 0,
+                        max_moves: int | None = None) -> PrincipalVariation:
+    """The line from ``solver``'s current position with ``color`` to move (``km``: see
+    :func:`solver.solver.ko_master_value`); :meth:`solver.Solver.principal_variation` is the API."""
+    board = solver.board
+    if solver.target_captured():
+        raise ValueError("the target has been captured")
+    depth = len(solver.history)
+    if max_moves is None:
+        max_moves = default_max_moves(solver.area_cells.size, depth)
+    max_moves = max(0, min(max_moves, MAX_DEPTH - depth))
+    line = np.zeros((max(max_moves, 1), 2), dtype=np.int32)
+    final_cells = np.empty_like(board.cells)
+    table = solver.tables["dfs"]
+    if depth:
+        path = solver.context[C_PATH]
+        path[:depth] = solver.history[:path.size]
+    count, status, winner = solver.run_search(
+        table, max_nodes,
+        lambda: follow(solver.context, table.keys, table.values, table.work, line, final_cells,
+                       color, km, depth, max_moves))
+    moves = [(c, "pass" if p == PASS else board.xy(p)) for c, p in line[:count].tolist()]
+    stones = final_cells.reshape(board.stride, board.stride)[1:-1, 1:-1].copy()
+    return PrincipalVariation(moves=moves, stones=stones, captured=status == CAPTURED,
+                              complete=status in (CAPTURED, BOTH_PASSED),
+                              winner=int(winner) if winner else None,
+                              nodes=int(solver.counters[NODES]), ended=ENDINGS[status])
