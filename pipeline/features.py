@@ -64,8 +64,11 @@ def cmd_features(args) -> int:
     check_output_folder(args.out)
     if not 0 <= args.test_fraction <= 1 or args.train_shards < 1 or args.test_shards < 1:
         args.parser.error("need 0 <= --test-fraction <= 1 and at least one shard per split")
+    if args.max_per_problem < 0:
+        args.parser.error("--max-per-problem must not be negative (0: every record)")
     settings = SplitSettings(by=args.split, test_fraction=args.test_fraction, seed=args.seed,
-                             train_shards=args.train_shards, test_shards=args.test_shards)
+                             train_shards=args.train_shards, test_shards=args.test_shards,
+                             max_per_problem=args.max_per_problem)
     try:
         counts = run_features(args.subproblems, args.out, settings, args.beam_options,
                               progress=not args.no_progress)
@@ -74,7 +77,8 @@ def cmd_features(args) -> int:
     for dead in read_dead_letters(args.out):
         print(f"error: {dead['file']}: {dead['reason']}", file=sys.stderr)
     print(f"features: read {counts['read']}, written {counts['written_train']} train + "
-          f"{counts['written_test']} test, rejected {counts['rejected']} -> {args.out}")
+          f"{counts['written_test']} test, rejected {counts['rejected']}"
+          + (f", left out by the cap {counts['left_out']}" if args.max_per_problem else "") + f" -> {args.out}")
     if counts["read"] == 0:
         raise CommandError(f"{args.subproblems}: no *.sgf files")
     if counts["rejected"] == counts["read"]:
@@ -95,6 +99,9 @@ def register(commands) -> None:
     parser.add_argument("--seed", type=int, default=0, help="varies which problems or subproblems are test")
     parser.add_argument("--train-shards", type=int, default=8)
     parser.add_argument("--test-shards", type=int, default=1)
+    parser.add_argument("--max-per-problem", type=int, default=0, metavar="N",
+                        help="at most N records of one source problem, a sample fixed by the files' names "
+                             "and --seed (default 0: every record); the others are listed in left-out.jsonl")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--show", metavar="FILE.sgf", help="print every plane of one subproblem and exit")
     parser.set_defaults(run=cmd_features,

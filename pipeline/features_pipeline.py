@@ -46,6 +46,7 @@ from pipeline.progress import PolledBar, WorkerTally, tally_of
 from solver.problem import reason_of
 
 DEAD_LETTER_FILE = "dead-letter.jsonl"
+LEFT_OUT_FILE = "left-out.jsonl"     # records a --max-per-problem cap left out
 # The stage's Beam counters, for a runner's monitoring while a run goes; the
 # counts of features.json are taken from the files written (counts_on_disk).
 COUNTER_NAMESPACE = "features"
@@ -63,6 +64,9 @@ class SplitSettings:
     seed: int = 0
     train_shards: int = 8
     test_shards: int = 1
+    # At most this many records of one source problem (0: all): a few problems' trees
+    # hold most of the positions, many of them near-duplicates.
+    max_per_problem: int = 0
 
     def shards(self, split: str) -> int:
         return self.train_shards if split == "train" else self.test_shards
@@ -103,8 +107,8 @@ class LostRecords(RuntimeError):
     """The shards do not hold the records the stage made."""
 
 
-def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int, str, bytes]:
-    """``(split, shard, name, serialised example)`` for one subproblem file.
+def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int, str, str, bytes]:
+    """``(split, shard, name, problem, serialised example)`` for one subproblem file.
 
     Raises :class:`RejectedSubproblem` (or ``ProblemError``) naming the reason.
     """
@@ -120,7 +124,7 @@ def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int
     problem = sub.source
     split = split_of(problem, name, settings)
     shard = shard_of(name, settings.shards(split))
-    return split, shard, name, example_bytes(
+    return split, shard, name, problem, example_bytes(
         windows, safe=int(sub.safe), moves=moves, available_moves=sub.available_moves,
         defender_first=int(sub.defender_first), problem=problem, subproblem=name, end_states=end_states)
 
@@ -159,7 +163,7 @@ class ToRecord(beam.DoFn):
         if self.tally is not None:
             self.tally.add()
         try:
-            split, shard, name, example = record_of(path, readable.read(), self.settings)
+            split, shard, name, problem, example = record_of(path, readable.read(), self.settings)
         except Exception as exc:   # whatever the file holds, it is a dead letter, never the end of the run
             self.rejected.inc()
             yield beam.pvalue.TaggedOutput("dead", json.dumps({"file": path, "reason": _reason(exc)},
@@ -168,7 +172,30 @@ class ToRecord(beam.DoFn):
         self.written[split].inc()
         # Windows are mostly zeros: compressed, a record is ~35 times
         # smaller while the shuffle into shards holds it.
-        yield (split, shard, bucket_of(name)), (name, zlib.compress(example, 1))
+        record = (split, shard, bucket_of(name)), (name, zlib.compress(example, 1))
+        if self.settings.max_per_problem:
+            yield beam.pvalue.TaggedOutput("capped", (problem, (sample_rank(name, self.settings.seed), path, record)))
+        else:
+            yield record
+
+
+def sample_rank(name: str, seed: int) -> str:
+    """Where a record stands in its problem's sample: a hash of its name, so the sample is
+    the same whatever the order the files are read in, and changes with ``--seed``."""
+    return hashlib.sha256(f"{seed}:{name}".encode()).hexdigest()
+
+
+def keep_sample(grouped, max_per_problem: int):
+    """A problem's records in, the ``max_per_problem`` of lowest rank out; the others tagged
+    ``left_out`` (a JSON line each, so the run can account for every file)."""
+    problem, ranked = grouped
+    for index, (_, path, record) in enumerate(sorted(ranked, key=lambda item: item[:2])):
+        if index < max_per_problem:
+            yield record
+        else:
+            yield beam.pvalue.TaggedOutput("left_out", json.dumps(
+                {"file": path, "problem": problem, "reason": f"over the cap of {max_per_problem} records a problem"},
+                sort_keys=True))
 
 
 def write_part(keyed, out: str, settings: SplitSettings):
@@ -211,9 +238,13 @@ class JoinParts(beam.DoFn):
                 self.in_shards[split].inc(count)
 
 
-def write_dead_letters(lines: list[str], out: str) -> None:
-    with FileSystems.create(os.path.join(out, DEAD_LETTER_FILE)) as f:
+def write_lines(lines: list[str], path: str) -> None:
+    with FileSystems.create(path) as f:
         f.write("".join(line + "\n" for line in sorted(lines)).encode())
+
+
+def write_dead_letters(lines: list[str], out: str) -> None:
+    write_lines(lines, os.path.join(out, DEAD_LETTER_FILE))
 
 
 def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings,
@@ -228,9 +259,19 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
                | "Spread" >> beam.Reshuffle()
                | "Read" >> fileio.ReadMatches()
                | "Windows" >> beam.ParDo(ToRecord(settings, tally_folder)).with_outputs(
-                   "dead", main="records"))
+                   "dead", "capped", main="records"))
+    records = results.records
+    if settings.max_per_problem:
+        sampled = (results.capped
+                   | "ByProblem" >> beam.GroupByKey()
+                   | "Sample" >> beam.FlatMap(keep_sample, settings.max_per_problem).with_outputs(
+                       "left_out", main="kept"))
+        records = sampled.kept
+        (sampled.left_out
+         | "AllLeftOut" >> beam.combiners.ToList()
+         | "WriteLeftOut" >> beam.Map(write_lines, os.path.join(out, LEFT_OUT_FILE)))
     every_shard = [((split, shard), None) for split in SPLITS for shard in range(settings.shards(split))]
-    parts = (results.records
+    parts = (records
              | "ByBucket" >> beam.GroupByKey()
              | "WriteParts" >> beam.Map(write_part, out, settings))
     ((parts, pipeline | "EveryShard" >> beam.Create(every_shard))
@@ -282,6 +323,8 @@ def counts_on_disk(subproblems: str, out: str, settings: SplitSettings) -> dict[
         counts[f"written_{split}"] = sum(records_in(shard_path(out, split, shard, shards))
                                          for shard in range(shards))
     counts["rejected"] = len(read_dead_letters(out))
+    if settings.max_per_problem:
+        counts["left_out"] = len(read_left_out(out))
     return counts
 
 
@@ -294,6 +337,7 @@ def _delete_matching(out: str, pattern: str) -> None:
 def _clear_old_shards(out: str) -> None:
     """Shards and parts of an earlier run (maybe with other shard counts) would mix with this one's."""
     _delete_matching(out, SPEC_FILE)
+    _delete_matching(out, LEFT_OUT_FILE)
     for split in SPLITS:
         _delete_matching(out, f"{split}-*.tfrecord.gz")
         _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
@@ -332,13 +376,22 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
         _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
     counts = counts_on_disk(subproblems, out, settings)
     kept = sum(counts[f"written_{split}"] for split in SPLITS)
-    if counts["read"] != kept + counts["rejected"]:
+    left_out = counts.get("left_out", 0)
+    if counts["read"] != kept + counts["rejected"] + left_out:
         raise LostRecords(f"{out}: {counts['read']} subproblem files were read but the shards hold "
-                          f"{kept} records and {counts['rejected']} files were rejected")
+                          f"{kept} records, {counts['rejected']} files were rejected and "
+                          f"{left_out} left out by the cap")
     write_spec(out, plane_names(), counts, split=settings.by, test_fraction=settings.test_fraction,
                seed=settings.seed, shards={"train": settings.train_shards, "test": settings.test_shards},
+               max_per_problem=settings.max_per_problem,
                source=os.path.basename(os.path.normpath(subproblems)))
     return counts
+
+
+def read_left_out(out: str) -> list[dict]:
+    """The files a ``max_per_problem`` cap left out, one dict each (``file``, ``problem``, ``reason``)."""
+    with FileSystems.open(os.path.join(out, LEFT_OUT_FILE)) as f:
+        return [json.loads(line) for line in f.read().decode().splitlines()]
 
 
 def read_dead_letters(out: str) -> list[dict]:

@@ -123,7 +123,7 @@ def test_records_carry_the_end_state_and_leave_it_out_when_there_is_none():
     for sub in (corner_group(), corner_group(end_state=False)):
         data = sub.to_sgf().encode()
         assert (parse_subproblem(data).end_state is None) == (sub.end_state is None)
-        _, _, _, example = record_of("hand.sgf", data, SplitSettings())
+        _, _, _, _, example = record_of("hand.sgf", data, SplitSettings())
         record = {key: value.numpy() for key, value in parse_example(example, len(plane_names())).items()}
         expected = labelled_windows(sub)[2]
         if expected is None:

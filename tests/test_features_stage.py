@@ -312,3 +312,33 @@ def test_a_run_where_every_file_is_rejected_fails(tmp_path, capsys):
     err = capsys.readouterr().err
     assert f"error: {folder}: every file was rejected" in err
     assert sum(line.startswith("error:") for line in err.splitlines()) == len(BAD) + 1
+
+
+def test_a_cap_per_problem_keeps_a_fixed_sample_and_accounts_for_the_rest(stage, tmp_path):
+    """--max-per-problem: at most N records a problem, the same sample on every run (a hash of
+    the names), the others listed in left-out.jsonl; read = written + rejected + left out."""
+    from dataclasses import replace
+
+    from pipeline.features_pipeline import LEFT_OUT_FILE, sample_rank
+
+    root, subs, _ = stage
+    cap = 3
+    capped = replace(SETTINGS, max_per_problem=cap)
+    counts = run_features(str(root / "subproblems"), str(tmp_path / "capped"), capped)
+    by_problem = {}
+    for name, sub in subs.items():
+        by_problem.setdefault(sub.source, []).append(name)
+    expected = {name for names in by_problem.values()
+                for name in sorted(names, key=lambda n: sample_rank(n, capped.seed))[:cap]}
+    assert any(len(names) > cap for names in by_problem.values())
+    records = read_records(tmp_path / "capped")
+    assert set(records) == expected
+    left_out = [json.loads(line) for line in (tmp_path / "capped" / LEFT_OUT_FILE).read_text().splitlines()]
+    assert sorted(Path(entry["file"]).name for entry in left_out) == sorted(set(subs) - expected)
+    assert counts["left_out"] == len(left_out) > 0
+    assert counts["read"] == counts["written_train"] + counts["written_test"] + counts["rejected"] + counts["left_out"]
+    assert json.loads((tmp_path / "capped" / "features.json").read_text())["max_per_problem"] == cap
+    again = run_features(str(root / "subproblems"), str(tmp_path / "again"), capped)
+    assert again == counts
+    for shard in sorted((tmp_path / "capped").glob("*.tfrecord.gz")):
+        assert (tmp_path / "again" / shard.name).read_bytes() == shard.read_bytes()
