@@ -18,18 +18,8 @@ from functools import cached_property
 
 import numpy as np
 
-from pipeline.symmetries import transform, transform_point
+from pipeline.symmetries import UNDOING, transform, transform_point
 from solver import BLACK, EMPTY, WHITE, Problem
-
-
-def _inverses() -> tuple[int, ...]:
-    grid = np.arange(9).reshape(3, 3)
-    return tuple(next(t for t in range(8) if np.array_equal(transform(transform(grid, s), t), grid))
-                 for s in range(8))
-
-
-# INVERSE[s]: the symmetry that undoes symmetry s
-INVERSE = _inverses()
 
 
 # SWAPPED[c]: colour c after a colour swap (EMPTY stays EMPTY)
@@ -77,7 +67,7 @@ class Orientation:
     def _cells_back(self) -> np.ndarray:
         """Flat indices: ``stones_back(a).ravel() == a.ravel()[_cells_back]`` (colours aside)."""
         cells = np.arange(self.size * self.size).reshape(self.size, self.size)
-        return transform(cells, INVERSE[self.symmetry]).ravel()
+        return transform(cells, UNDOING[self.symmetry]).ravel()
 
     def stones_back(self, stones: np.ndarray) -> np.ndarray:
         back = stones.ravel()[self._cells_back].reshape(stones.shape)

@@ -38,6 +38,9 @@ def _square_symmetries() -> np.ndarray:
 SYMMETRIES = _square_symmetries()
 # INVERSE_SYMMETRIES[s][p]: where the original point p lands under symmetry s
 INVERSE_SYMMETRIES = np.argsort(SYMMETRIES, axis=1).astype(np.int32)
+# UNDOING[s]: the symmetry that undoes symmetry s
+UNDOING = tuple(int(np.flatnonzero((SYMMETRIES[:, SYMMETRIES[s]] == np.arange(WINDOW * WINDOW)).all(axis=1))[0])
+                for s in range(8))
 
 
 def turn(windows: np.ndarray, symmetry: int) -> np.ndarray:
