@@ -54,11 +54,9 @@ ARCHITECTURES = ("dense", "conv")
 VALUE_PLANES = 4
 VALUE_WIDTH = 128
 # The end-state loss weight of train and crossval when not told (NetworkOptions keeps 0,
-# dcnn-eval's network).  Measured by 5-fold cross-validation by problem on 16,000 of the own
-# problems' subproblems with end states from a played-out principal variation, one seed:
-# the conv network's accuracy went from 0.760 (no head) to 0.776 at 0.25 and 0.787 at 1, its
-# mean per-problem accuracy from 0.732 to 0.748 and 0.727; the dense network's moved by less
-# than a point either way.  0.25 gained on both figures, and leaves the value loss dominant.
+# dcnn-eval's network): of 0, 0.25 and 1 the only weight that raised both the pooled and the
+# per-problem accuracy of the conv network on unseen problems, and it leaves the value loss
+# dominant (RESULTS.md, "The end-state head: cross-validation").
 DEFAULT_END_STATE_WEIGHT = 0.25
 # The options that fix the shape of the weights (what a resumed run must keep).
 SHAPE_OPTIONS = ("architecture", "width", "channels", "blocks")
