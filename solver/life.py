@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import BORDER, EMPTY, _next_stamp
+from .board import BORDER, EMPTY, META_STAMP, _next_stamp, collect_block
 from .jit import kernel
 
 MAX_BLOCKS = 64
@@ -60,19 +60,9 @@ def _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, enough):
     vital to the target, so fewer than two rule out its life.
     """
     defender = cells[target]
-    stamp = _next_stamp(mark, meta)
-    mark[target] = stamp
-    queue[0] = target
-    stones = 1
-    i = 0
-    while i < stones:
-        s = queue[i]
-        i += 1
-        for q in (s - 1, s + 1, s - stride, s + stride):
-            if cells[q] == defender and mark[q] != stamp:
-                mark[q] = stamp
-                queue[stones] = q
-                stones += 1
+    # the target block's stones go first in the queue, marked with the stamp the regions share
+    stones = collect_block(cells, mark, queue, meta, stride, target)
+    stamp = meta[META_STAMP]
     found = 0
     top = stones
     for k in range(stones):

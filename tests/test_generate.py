@@ -47,20 +47,27 @@ def test_every_problem_is_verified_non_trivial(run):
     paths = sorted(out.glob("*.sgf"))
     assert len(paths) == COUNT
     for path in paths:
-        problem = load_problem(path)
-        pl = problem.to_play
-        solver = Solver(problem)
-        assert SETTINGS.min_area <= solver.area_size <= SETTINGS.max_area
-        assert solver.solve(pl).winner == pl, path.name
-        assert Solver(problem).solve(3 - pl).winner == 3 - pl, path.name
-        wins = set()
-        for x, y in solver.moves():
-            if solver.play(x, y, pl):
-                if solver.target_captured() or solver.solve(3 - pl).winner == pl:
-                    wins.add((x, y))
-                solver.take_back()
-        assert set(problem.first_moves) == wins, path.name
+        problem = assert_verified(path, SETTINGS)
         assert f"seed {SEED} problem" in problem.properties["GN"]
+
+
+def assert_verified(path, settings):
+    """The problem at ``path`` is in the area range, won by whoever moves first, and lists every
+    winning first move of PL; returns it."""
+    problem = load_problem(path)
+    pl = problem.to_play
+    solver = Solver(problem)
+    assert settings.min_area <= solver.area_size <= settings.max_area
+    assert solver.solve(pl).winner == pl, path.name
+    assert Solver(problem).solve(3 - pl).winner == 3 - pl, path.name
+    wins = set()
+    for x, y in solver.moves():
+        if solver.play(x, y, pl):
+            if solver.target_captured() or solver.solve(3 - pl).winner == pl:
+                wins.add((x, y))
+            solver.take_back()
+    assert set(problem.first_moves) == wins, path.name
+    return problem
 
 
 def test_the_counts_add_up(run):
@@ -143,16 +150,7 @@ def test_open_style_problems_are_verified_non_trivial(open_run):
     """Framed by enclose, each problem is still checked like the walled style's: non-trivial,
     in the area range, every winning first move listed."""
     out, _ = open_run
-    for path in sorted(out.glob("*.sgf")):
-        problem = load_problem(path)
-        pl = problem.to_play
-        solver = Solver(problem)
-        assert OPEN_SETTINGS.min_area <= solver.area_size <= OPEN_SETTINGS.max_area
-        assert solver.solve(pl).winner == pl and Solver(problem).solve(3 - pl).winner == 3 - pl
-        wins = set()
-        for x, y in solver.moves():
-            if solver.play(x, y, pl):
-                if solver.target_captured() or solver.solve(3 - pl).winner == pl:
-                    wins.add((x, y))
-                solver.take_back()
-        assert set(problem.first_moves) == wins, path.name
+    paths = sorted(out.glob("*.sgf"))
+    assert len(paths) == 4
+    for path in paths:
+        assert_verified(path, OPEN_SETTINGS)
