@@ -13,8 +13,7 @@ For each architecture and batch size it prints records per second of
 and the time an epoch of ``--epoch-records`` records would take at the fit
 rate.  With ``--data`` the records of a ``tsumego features`` folder are read;
 without, synthetic records of the default planes (random 0/1 planes, one to
-six windows a record) are written to a temporary folder: speed does not
-depend on the values.
+six windows a record) are written to a temporary folder.
 """
 from __future__ import annotations
 

@@ -19,8 +19,9 @@ number), so the same seed always gives the same files:
    and the open position is then closed by the frame of ``tsumego enclose``
    (:func:`pipeline.enclose.frame.enclose`), which hugs the stones and keeps
    the liberties of any attacker block the defender may capture inside the
-   problem.  Walls then have cutting points and weak stones, as real
-   problems' surrounding stones do, where the walled style's are solid;
+   problem.  The wall then follows the drawn stones, as a book problem's
+   frame does, instead of the ring round the grown region (30 problems of
+   each style: RESULTS.md, "Generated problems in the open style");
 4. keep the problem only if it is non-trivial - the defender moving first
    keeps the target, the attacker moving first captures it - with the
    attacker as ko master, as the solver settles it within a node budget, and
