@@ -15,7 +15,12 @@ the original pipeline's solve-all (tsumego.js) grows it:
   examined anywhere in this tree, is not tried again (the original pipeline's
   position cache), so each position appears at most once per tree;
 * a node whose search area has fewer than ``min_area`` empty points is kept as
-  a leaf but not expanded: such small boards are cheap for the solver anyway.
+  a leaf but not expanded: such small boards are cheap for the solver anyway;
+* with ``max_subproblems`` the tree stops growing once it holds that many
+  nodes: whole levels first, the last one cut in row order of the canonical
+  orientation (below).  One problem can otherwise give hundreds of thousands
+  of near-duplicate deep positions, and the shallow ones are closest to the
+  problem as posed.
 
 Readings where the original pipeline is unclear or we deliberately differ:
 
@@ -87,11 +92,16 @@ class TreeSettings:
     max_area: int
     algo: str
     end_state: bool = True
+    max_subproblems: int = 0
     ko_master: str = KO_MASTER
     tree_rules: int = TREE_RULES
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        settings = asdict(self)
+        if not self.max_subproblems:
+            # no cap: written as before the cap existed, so older folders still resume
+            del settings["max_subproblems"]
+        return settings
 
 
 class NodeBudgetExceeded(RuntimeError):
@@ -141,6 +151,8 @@ class Expansion:
     search_nodes: int = 0
     area_changed: int = 0
     label_changed: int = 0
+    # whether max_subproblems stopped the tree before its depth or its moves did
+    capped: bool = False
 
 
 def _read_back(solver: Solver, problem: Problem, max_area: int):
@@ -172,8 +184,11 @@ def _capturable_stones_left_out(solver: Solver, problem: Problem, area) -> bool:
 
 class _TreeBuilder:
     def __init__(self, problem: Problem, to_play: int, min_area: int, max_nodes: int,
-                 algo: str, max_area: int, end_states: bool):
+                 algo: str, max_area: int, end_states: bool, max_subproblems: int = 0):
         self.problem = problem
+        self.max_subproblems = max_subproblems
+        self.grown = 1   # nodes in the tree, the root included
+        self.capped = False
         self.end_states = end_states
         self.to_play = to_play
         self.solver = Solver(problem, max_area=max_area)
@@ -254,11 +269,15 @@ class _TreeBuilder:
         problem = self.problem
         following = []
         for node, path in level:
+            if self.full():
+                break
             for x, y, color in path:
                 solver.play(x, y, color)
             if node.available_moves >= self.min_area:
                 mover = problem.attacker if node.safe else problem.defender
                 for x, y in solver.moves():
+                    if self.full():
+                        break
                     if not solver.play(x, y, mover):
                         continue
                     position = int(solver.board.hash[0])
@@ -268,11 +287,18 @@ class _TreeBuilder:
                         if child.safe != node.safe and self.reads_back_the_same(child, depth + 1):
                             self.add_end_state(child, depth + 1)
                             node.children.append(child)
+                            self.grown += 1
                             following.append((child, path + ((x, y, mover),)))
                     solver.take_back()
             for _ in path:
                 solver.take_back()
         return following
+
+    def full(self) -> bool:
+        """Whether the tree has reached ``max_subproblems`` nodes (and remember that it did)."""
+        if self.max_subproblems and self.grown >= self.max_subproblems:
+            self.capped = True
+        return self.capped
 
 
 def _turn_back(root: TreeNode, orientation: Orientation) -> None:
@@ -302,19 +328,21 @@ def _turn_back(root: TreeNode, orientation: Orientation) -> None:
 
 def expand_tree(problem: Problem, to_play: int, max_depth: int = 20, min_area: int = 7,
                 max_nodes: int = 0, algo: str = "dfs",
-                max_area: int = DEFAULT_MAX_AREA, end_states: bool = True) -> Expansion:
+                max_area: int = DEFAULT_MAX_AREA, end_states: bool = True,
+                max_subproblems: int = 0) -> Expansion:
     """Grow the tree of ``problem`` with ``to_play`` moving first (see the module doc)."""
     orientation = canonical_orientation(problem, to_play)
     turned, turned_to_play = orientation.problem(problem, to_play)
-    builder = _TreeBuilder(turned, turned_to_play, min_area, max_nodes, algo, max_area, end_states)
+    builder = _TreeBuilder(turned, turned_to_play, min_area, max_nodes, algo, max_area, end_states,
+                           max_subproblems)
     root = builder.label(None, EMPTY, 0)
     builder.add_end_state(root, 0)
     seen = {int(builder.solver.board.hash[0])}
     level = [(root, ())]
     for depth in range(max_depth):
         level = builder.expand_level(level, depth, seen)
-        if not level:
+        if not level or builder.full():
             break
     _turn_back(root, orientation)
     return Expansion(problem, to_play, root, builder.solves, builder.search_nodes,
-                     builder.area_changed, builder.label_changed)
+                     builder.area_changed, builder.label_changed, builder.capped)

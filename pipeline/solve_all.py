@@ -46,15 +46,16 @@ def cmd_solve_all(args) -> int:
     from pipeline.beam import storage
     from pipeline.solve_all_pipeline import Layout, record_settings, run_solve_all
 
-    if args.max_depth < 0 or args.min_area < 0 or args.max_nodes < 0:
-        args.parser.error("--max-depth, --min-area and --max-nodes must not be negative")
+    if min(args.max_depth, args.min_area, args.max_nodes, args.max_subproblems) < 0:
+        args.parser.error("--max-depth, --min-area, --max-nodes and --max-subproblems must not be negative")
     if not storage.is_remote(args.problems) and not os.path.isdir(args.problems):
         raise CommandError(f"{args.problems}: not a folder of problem SGF files")
     check_output_folder(args.out)
     check_apart(args.out, "--out", args.problems, "--problems",
                 "the run would read its own subproblems and trees back as problems")
     settings = TreeSettings(max_depth=args.max_depth, min_area=args.min_area, max_nodes=args.max_nodes,
-                            max_area=args.max_area, algo=args.algo, end_state=not args.no_end_state)
+                            max_area=args.max_area, algo=args.algo, end_state=not args.no_end_state,
+                            max_subproblems=args.max_subproblems)
     if not storage.is_remote(args.out):
         os.makedirs(args.out, exist_ok=True)
     record_settings(Layout(args.out), settings)
@@ -78,6 +79,7 @@ def cmd_solve_all(args) -> int:
           f"{count('solves')} solves, {count('search_nodes')} search nodes, "
           f"{count('moves_dropped_area_changed')} moves dropped as they change the area and "
           f"{count('moves_dropped_label_changed')} as the position read back has another label; "
+          f"{count('sides_capped')} trees stopped at --max-subproblems; "
           f"{seconds:.1f} s, {subs['distinct'] / max(seconds, 1e-9):.1f} subproblems/s -> {args.out}")
     if problems["read"] == 0:
         raise CommandError(f"{args.problems}: no *.sgf files")
@@ -97,6 +99,8 @@ def register(commands) -> None:
     parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                         help="reject problems whose search area has more empty points")
     parser.add_argument("--algo", choices=ALGORITHMS, default="dfs", help="search that labels the nodes")
+    parser.add_argument("--max-subproblems", type=int, default=0, metavar="N",
+                        help="stop a side's tree at N nodes, shallow levels first (default 0: no cap)")
     parser.add_argument("--no-end-state", action="store_true",
                         help="write no end states (EB/EW: the board once the principal variation is played out)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")

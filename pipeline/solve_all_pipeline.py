@@ -177,6 +177,7 @@ class Expand(beam.DoFn):
         self.tree_nodes = counter("tree_nodes_grown")
         self.area_changed = counter("moves_dropped_area_changed")
         self.label_changed = counter("moves_dropped_label_changed")
+        self.capped = counter("sides_capped")
 
     def process(self, item):
         problem_id, path, side, data = item
@@ -186,7 +187,8 @@ class Expand(beam.DoFn):
             expansion = expand_tree(problem, to_play(problem, side), max_depth=settings.max_depth,
                                     min_area=settings.min_area, max_nodes=settings.max_nodes,
                                     algo=settings.algo, max_area=settings.max_area,
-                                    end_states=settings.end_state)
+                                    end_states=settings.end_state,
+                                    max_subproblems=settings.max_subproblems)
         except NodeBudgetExceeded as exc:
             self.rejected.inc()
             self.solves.inc(exc.solves)
@@ -209,6 +211,7 @@ class Expand(beam.DoFn):
         self.tree_nodes.inc(expansion.root.count())
         self.area_changed.inc(expansion.area_changed)
         self.label_changed.inc(expansion.label_changed)
+        self.capped.inc(int(expansion.capped))
         yield problem_id, (side, text)
 
 

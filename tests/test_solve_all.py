@@ -91,6 +91,30 @@ def test_depth_limit_and_small_areas_stop_the_tree():
     assert expand_tree(problem, problem.attacker, max_depth=20, min_area=10).root.count() == 1
 
 
+@pytest.mark.parametrize("cap", [1, 5, 12])
+def test_max_subproblems_keeps_the_shallow_levels_of_the_whole_tree(cap):
+    problem = parse_problem(CORNER_NINE.encode(), "nine", require_to_play=False)
+    whole = expand_tree(problem, problem.attacker, max_depth=20, min_area=7)
+    capped = expand_tree(problem, problem.attacker, max_depth=20, min_area=7, max_subproblems=cap)
+    assert whole.root.count() > 12 and not whole.capped
+    assert capped.capped and capped.root.count() == cap
+
+    def levels(expansion):
+        by_depth = {}
+        for node, depth in _walk(expansion.root):
+            by_depth.setdefault(depth, []).append((node.move, node.safe))
+        return [by_depth[depth] for depth in sorted(by_depth)]
+
+    # breadth first: every level but the last is whole; the last is a part of the whole's
+    whole_levels, capped_levels = levels(whole), levels(capped)
+    assert capped_levels[:-1] == whole_levels[:len(capped_levels) - 1]
+    assert set(capped_levels[-1]) <= set(whole_levels[len(capped_levels) - 1])
+    # a cap the tree never reaches changes nothing
+    roomy = expand_tree(problem, problem.attacker, max_depth=20, min_area=7,
+                        max_subproblems=whole.root.count() + 1)
+    assert not roomy.capped and levels(roomy) == whole_levels
+
+
 def test_tree_file_replays_to_positions_labelled_as_a_fresh_solve_labels_them():
     problem = parse_problem(CORNER_NINE.encode(), "nine", require_to_play=False)
     text = "".join(tree_text(expand_tree(problem, side, max_depth=20, min_area=7), "corner/nine")
@@ -349,3 +373,18 @@ def test_multi_processing_run_writes_the_same_files(run, tmp_path):
     out = tmp_path / "solve-all"
     _solve_all(problems, out, "--direct_num_workers", "2", "--direct_running_mode", "multi_processing")
     assert _files(out) == _files(first)
+
+
+def test_max_subproblems_caps_each_side_and_is_part_of_the_settings(run, tmp_path, capsys):
+    problems, uncapped = run
+    assert "max_subproblems" not in json.loads((uncapped / "settings.json").read_text())
+    out = tmp_path / "capped"
+    assert main(["solve-all", "--problems", str(problems), "--out", str(out), "--max-subproblems", "3",
+                 "--no-progress"]) == 0
+    assert json.loads((out / "settings.json").read_text())["max_subproblems"] == 3
+    assert "trees stopped at --max-subproblems" in capsys.readouterr().out
+    stats = json.loads((out / "stats.json").read_text())
+    # two sides a problem, at most 3 nodes a side
+    assert 0 < stats["subproblems"]["tree_nodes"] <= 2 * 3 * stats["problems"]["expanded"]
+    assert main(["solve-all", "--problems", str(problems), "--out", str(out), "--no-progress"]) == 1
+    assert "other settings" in capsys.readouterr().err
