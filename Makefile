@@ -32,7 +32,7 @@ SAMPLE ?= 200
 OPEN ?= tests/open-problems
 ENCLOSE_OPTIONS ?=
 
-.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose
+.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose network network-report
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -130,6 +130,43 @@ generate: $(STAMP)
 # resumable); then e.g. make solve-all PROBLEMS=$(OUT)/enclosed.
 enclose: $(STAMP)
 	$(BIN)/tsumego enclose $(OPEN) --out $(OUT)/enclosed $(ENCLOSE_OPTIONS) $(BEAM)
+
+# The shipped network (model/networks/$(NETWORK)), reproduced from the shared data:
+# the published problems of $(SHARED)/sgf-open enclosed, their trees capped at
+# $(MAX_SUBPROBLEMS) nodes a side, the features split by problem ($(NETWORK_TEST) of
+# them kept for early stopping), a conv network trained $(NETWORK_MINUTES) minutes,
+# packed at $(BITS) bits and copied to $(NETWORK_DIR).  Each step resumes or skips
+# what an earlier run finished, and an interrupted training goes on from its checkpoint.
+SHARED ?= ../shared
+NETWORK ?= conv-books
+NETWORK_DIR ?= model/networks/$(NETWORK)
+NETWORK_OUT ?= $(OUT)/network
+NETWORK_MINUTES ?= 60
+NETWORK_TEST ?= 0.1
+MAX_SUBPROBLEMS ?= 100
+network: $(STAMP)
+	$(BIN)/tsumego enclose $(SHARED)/sgf-open --out $(NETWORK_OUT)/enclosed $(ENCLOSE_OPTIONS) $(BEAM)
+	$(BIN)/tsumego solve-all --problems $(NETWORK_OUT)/enclosed --out $(NETWORK_OUT)/solve-all \
+	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
+	test -f $(NETWORK_OUT)/tfrecords/features.json || $(BIN)/tsumego features \
+	    --subproblems $(NETWORK_OUT)/solve-all/subproblems --out $(NETWORK_OUT)/tfrecords \
+	    --test-fraction $(NETWORK_TEST) --seed $(SEED) $(BEAM)
+	test -f $(NETWORK_OUT)/model/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
+	    --out $(NETWORK_OUT)/model --architecture conv --minutes $(NETWORK_MINUTES) --seed $(SEED) \
+	    $(if $(wildcard $(NETWORK_OUT)/model/checkpoints/progress.json),--resume $(NETWORK_OUT)/model)
+	$(BIN)/tsumego quantize --model $(NETWORK_OUT)/model --bits $(BITS)
+	mkdir -p $(NETWORK_DIR)
+	cp $(NETWORK_OUT)/model/model-$(BITS)bit.tsq $(NETWORK_OUT)/model/model.json $(NETWORK_DIR)/
+
+# The shipped network scored on problems it never trained on: every record of
+# the reference problems of $(SHARED)/sgf-problems (trees capped as above).
+network-report: $(STAMP)
+	$(BIN)/tsumego solve-all --problems $(SHARED)/sgf-problems --out $(NETWORK_OUT)/reference/solve-all \
+	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
+	test -f $(NETWORK_OUT)/reference/tfrecords/features.json || $(BIN)/tsumego features \
+	    --subproblems $(NETWORK_OUT)/reference/solve-all/subproblems --out $(NETWORK_OUT)/reference/tfrecords $(BEAM)
+	$(BIN)/tsumego report --model $(NETWORK_DIR) --data $(NETWORK_OUT)/reference/tfrecords --split all \
+	    --out reports/$(NETWORK)
 
 clean:
 	rm -rf $(OUT) .pytest_cache

@@ -1,6 +1,10 @@
 """``tsumego eval``: the packed network's verdict on problem or subproblem SGFs.
 
-``tsumego eval --model FILE.tsq [--top K] [--json] [--end-state] [--picture out.png|svg [--force]] [--symmetries] [--max-area N] FILE.sgf...``
+``tsumego eval [--model FILE.tsq|DIR] [--top K] [--json] [--end-state] [--picture out.png|svg [--force]] [--symmetries] [--max-area N] FILE.sgf...``
+
+Without ``--model`` it uses the network shipped in the repository
+(``model/networks/conv-books/model-5bit.tsq``, :mod:`model.shipped`);
+``--model`` names a packed file or a model folder (its ``model-5bit.tsq``).
 
 For each file it cuts the windows of the target block (``pipeline.planes.windows``),
 evaluates them with the numpy evaluator and prints the probability that the
@@ -51,7 +55,9 @@ HALF = WINDOW // 2
 def register(commands) -> None:
     parser = commands.add_parser("eval", help="the packed network's verdict and moves on SGF files")
     parser.add_argument("files", nargs="+", metavar="FILE.sgf")
-    parser.add_argument("--model", required=True, help="packed network (tsumego quantize)")
+    parser.add_argument("--model", help="packed network (.tsq, tsumego quantize) or a model folder (its "
+                                        "model-5bit.tsq); default: the shipped network, "
+                                        "model/networks/conv-books")
     parser.add_argument("--top", type=int, default=3, help="how many moves to print")
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--picture", help="draw each board to this .png or .svg (with several files, "
@@ -193,6 +199,7 @@ def stone_safety(net, sub) -> np.ndarray:
 
 def run(args) -> int:
     from model.numpy_net import NumpyNet
+    from model.shipped import packed_file
     from pipeline.planes import plane_names
     from pipeline.formats.records import plane_indices
     from pipeline.formats.subproblem import load_subproblem
@@ -205,6 +212,7 @@ def run(args) -> int:
     if args.picture:
         for path in args.files:
             check_output_file(picture_path(args.picture, path, len(args.files)), "--picture", args.force)
+    args.model = packed_file(args.model)
     try:
         net = NumpyNet.load(args.model)
     except (OSError, ValueError) as exc:

@@ -18,6 +18,13 @@ symmetries of every window unless ``--no-symmetries``, and writes:
   ``--no-table``);
 * ``training.png``: loss and accuracy by epoch, train and test.
 
+A folder holding the packed network alone, as the shipped one
+(``model/networks/conv-books``: ``model.json`` and ``model-5bit.tsq``, see
+:mod:`model.shipped`), is reported on as far as it goes: without
+``model-float.tsq`` only the b-bit network is scored (its columns alone in
+the tables), without ``bits.json`` there is no bits table, without
+``history.json`` no ``training.png``.
+
 ``--split all`` scores every record of ``--data``, both splits, for records
 of problems the network never trained on: say a network trained on
 generated problems only, scored on every reference problem.  It is refused
@@ -47,7 +54,9 @@ REPORT_SPLITS = ("test", "all")
 
 def register(commands) -> None:
     parser = commands.add_parser("report", help="accuracy by size, bits table and training curves")
-    parser.add_argument("--model", required=True, help="model folder (trained and quantized)")
+    parser.add_argument("--model", required=True,
+                        help="model folder (trained and quantized, or a packed network with its "
+                             "model.json alone, as model/networks/conv-books)")
     parser.add_argument("--data", help="records to evaluate (default: the training data)")
     parser.add_argument("--split", choices=REPORT_SPLITS, default="test",
                         help="test: the test split of --data; all: both of its splits (records the "
@@ -71,14 +80,21 @@ def run(args) -> int:
     check_output_folder(args.out)
     try:
         spec = read_model_spec(args.model)
-        with open(os.path.join(args.model, HISTORY_FILE)) as f:
-            history = json.load(f)
+        # A folder holding the packed network alone (the shipped one) has no training history,
+        # no bits table and maybe no float file: what is there is reported on.
+        history = None
+        if os.path.exists(os.path.join(args.model, HISTORY_FILE)):
+            with open(os.path.join(args.model, HISTORY_FILE)) as f:
+                history = json.load(f)
         bits_rows = None   # none when quantize ran with --no-table
         if os.path.exists(os.path.join(args.model, BITS_TABLE)):
             with open(os.path.join(args.model, BITS_TABLE)) as f:
                 bits_rows = json.load(f)["rows"]
         float_path, packed = packed_path(args.model, FLOAT_BITS), packed_path(args.model, args.bits)
-        nets = {"float": NumpyNet.load(float_path), "packed": NumpyNet.load(packed)}
+        paths = {"float": float_path, "packed": packed}
+        if not os.path.exists(float_path):
+            del paths["float"]   # the b-bit network is scored alone
+        nets = {name: NumpyNet.load(path) for name, path in paths.items()}
     except (OSError, ValueError, KeyError) as exc:
         raise CommandError(f"{args.model}: {exc} (run tsumego train and tsumego quantize first)") from exc
     data = args.data or spec["data"]
@@ -98,14 +114,15 @@ def run(args) -> int:
         raise CommandError(f"{data}: {what} {'is' if args.split == 'test' else 'are'} empty")
     os.makedirs(args.out, exist_ok=True)
     by_size = size_rows(predictions, args.bits)
-    sizes = {"float": os.path.getsize(float_path), "packed": os.path.getsize(packed)}
+    sizes = {name: os.path.getsize(path) for name, path in paths.items()}
     write_table(args.out, "accuracy_by_size", by_size, title="Test error by size (AS)")
     if bits_rows is not None:
         write_table(args.out, "bits", bits_rows_pivot(bits_rows),
                     title="Test error by bits a weight")
         plot_bits(bits_rows, os.path.join(args.out, "bits.png"))
     plot_by_size(by_size, args.bits, os.path.join(args.out, "accuracy_by_size.png"))
-    plot_training(history, os.path.join(args.out, "training.png"))
+    if history is not None:
+        plot_training(history, os.path.join(args.out, "training.png"))
     summary = summary_text(spec, data, predictions, args.bits, sizes, packed, args.split,
                            nets["packed"].header.get("scheme", ""))
     with open(os.path.join(args.out, "summary.md"), "w") as f:
@@ -113,27 +130,30 @@ def run(args) -> int:
     print(summary, end="")
     print(f"wrote {args.out}/: summary.md, accuracy_by_size.md/.csv/.png, "
           + ("bits.md/.csv/.png, " if bits_rows is not None else
-             f"no bits table (no {BITS_TABLE}: quantize ran with --no-table), ")
-          + "training.png")
+             f"no bits table (no {BITS_TABLE}: quantize ran with --no-table), " if "float" in nets else
+             f"no bits table (no {BITS_TABLE}), ")
+          + ("training.png" if history is not None else f"no training.png (no {HISTORY_FILE})"))
     return 0
 
 
 def size_rows(predictions, bits: int) -> list[dict]:
-    """One row per AS value, then a total row."""
-    float_errors, packed_errors = predictions.errors("float"), predictions.errors("packed")
-    float_wrong, packed_wrong = predictions.wrong_moves("float"), predictions.wrong_moves("packed")
+    """One row per AS value, then a total row; the float columns only when the float network
+    was scored."""
+    columns = {"float": "float", "packed": f"{bits}-bit"}
+    columns = {name: label for name, label in columns.items() if name in predictions.probability}
+    errors = {name: predictions.errors(name) for name in columns}
+    wrong = {name: predictions.wrong_moves(name) for name in columns}
     rows = []
     groups = [(str(size), predictions.available_moves == size)
               for size in np.unique(predictions.available_moves)]
-    for label, mask in groups + [("all", np.ones_like(float_errors))]:
+    for label, mask in groups + [("all", np.ones_like(errors["packed"]))]:
         rows.append({
             "size": label,
             "count": int(mask.sum()),
-            "error float": round(float(float_errors[mask].mean()), 4),
-            f"error {bits}-bit": round(float(packed_errors[mask].mean()), 4),
+            **{f"error {column}": round(float(errors[name][mask].mean()), 4)
+               for name, column in columns.items()},
             "with move": int(predictions.has_move[mask].sum()),
-            "wrong moves float": int(float_wrong[mask].sum()),
-            f"wrong moves {bits}-bit": int(packed_wrong[mask].sum()),
+            **{f"wrong moves {column}": int(wrong[name][mask].sum()) for name, column in columns.items()},
         })
     return rows
 
@@ -169,17 +189,20 @@ def write_table(folder: str, name: str, rows: list[dict], title: str) -> None:
 
 def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, packed: str,
                  split: str = "test", scheme: str = "") -> str:
-    float_accuracy = 1 - predictions.errors("float").mean()
+    # no float network: a folder holding the b-bit file alone, as the shipped network's
+    has_float = "float" in predictions.probability
+    float_accuracy = 1 - predictions.errors("float").mean() if has_float else None
     packed_accuracy = 1 - predictions.errors("packed").mean()
     symmetries = bool(predictions.symmetric)
     if symmetries:
-        float_symmetric = [f"{1 - predictions.errors('float', symmetric=True).mean():.4f}"]
+        float_symmetric = [f"{1 - predictions.errors('float', symmetric=True).mean():.4f}"] if has_float else []
         packed_symmetric = [f"{1 - predictions.errors('packed', symmetric=True).mean():.4f}"]
     else:
         float_symmetric = packed_symmetric = []
     # The end-state column, beside the value's, when the networks have the head and some
     # record has an end state to score it on.
-    end_state = {name: predictions.end_state_accuracy(name) for name in ("float", "packed")}
+    end_state = {name: predictions.end_state_accuracy(name) for name in ("float", "packed")
+                 if name in predictions.probability}
     end_state_column = any(accuracy is not None for accuracy in end_state.values())
 
     def end_state_cell(name):
@@ -190,7 +213,8 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
     networks = markdown_table(
         ["network", "accuracy", *(["with the 8 symmetries"] if symmetries else []),
          *(["end-state accuracy"] if end_state_column else []), "file bytes"],
-        [["float32", f"{float_accuracy:.4f}", *float_symmetric, *end_state_cell("float"), sizes["float"]],
+        [*([["float32", f"{float_accuracy:.4f}", *float_symmetric, *end_state_cell("float"), sizes["float"]]]
+           if has_float else []),
          [f"{bits}-bit (`{os.path.basename(packed)}`{f', {scheme} ranges' if scheme else ''})",
           f"{packed_accuracy:.4f}", *packed_symmetric, *end_state_cell("packed"), sizes["packed"]],
          ["dcnn-eval (its own random split)", f"{DCNN_EVAL_ACCURACY:.4f}",
@@ -203,8 +227,17 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
             f"inside the board, over every window of the {with_end_state} records with an end state, "
             "whose owner at the end of the principal variation (empty, the target's colour, the "
             "other colour) the end-state head gets right.", ""]
+    per_problem = []
+    for name, label in (("float", "float"), ("packed", f"{bits}-bit")):
+        if name in predictions.probability:
+            mean, problems = mean_over_problems(predictions.problem, predictions.errors(name))
+            per_problem.append(f"{label} {mean:.4f}")
+    problems_note = [f"Mean over the {problems} source problems (each problem's share of its records "
+                     f"right, averaged, so a large tree weighs as much as a small one): "
+                     f"{', '.join(per_problem)}.", ""]
     moves = predictions.has_move.sum()
-    move_accuracy = 1 - predictions.wrong_moves("float").sum() / moves if moves else float("nan")
+    move_network, move_label = ("float", "float") if has_float else ("packed", f"{bits}-bit")
+    move_accuracy = 1 - predictions.wrong_moves(move_network).sum() / moves if moves else float("nan")
     options = spec["options"]
     return "\n".join([
         "# Summary",
@@ -220,9 +253,11 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         "",
         *networks,
         "",
+        *problems_note,
         *end_state_note,
-        f"{bits}-bit minus float: {100 * (packed_accuracy - float_accuracy):+.2f} points. "
-        f"Move head (float): top point is the `TR` move in {move_accuracy:.4f} of the "
+        (f"{bits}-bit minus float: {100 * (packed_accuracy - float_accuracy):+.2f} points. " if has_float
+         else f"The {bits}-bit network alone: no float network (`model-float.tsq`) beside it. ")
+        + f"Move head ({move_label}): top point is the `TR` move in {move_accuracy:.4f} of the "
         f"{int(moves)} records with one inside the window.",
         "",
         f"Network: F = {spec['F']} planes"
@@ -245,6 +280,13 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
     ])
 
 
+def mean_over_problems(problem: np.ndarray, errors: np.ndarray) -> tuple[float, int]:
+    """The accuracy of each source problem's records, averaged over the problems, and their number."""
+    names, index = np.unique(problem, return_inverse=True)
+    right = np.bincount(index, weights=1.0 - errors, minlength=len(names))
+    return float(np.mean(right / np.bincount(index, minlength=len(names)))), len(names)
+
+
 def _pyplot():
     import matplotlib
     matplotlib.use("Agg")
@@ -257,8 +299,11 @@ def plot_by_size(rows: list[dict], bits: int, path: str) -> None:
     rows = [row for row in rows if row["size"] != "all"]
     sizes = np.array([int(row["size"]) for row in rows])
     fig, errors = plt.subplots(figsize=(7, 4))
-    errors.bar(sizes - 0.2, [row["error float"] for row in rows], 0.4, label="float")
-    errors.bar(sizes + 0.2, [row[f"error {bits}-bit"] for row in rows], 0.4, label=f"{bits}-bit")
+    if "error float" in rows[0]:
+        errors.bar(sizes - 0.2, [row["error float"] for row in rows], 0.4, label="float")
+        errors.bar(sizes + 0.2, [row[f"error {bits}-bit"] for row in rows], 0.4, label=f"{bits}-bit")
+    else:   # the b-bit network alone
+        errors.bar(sizes, [row[f"error {bits}-bit"] for row in rows], 0.4, label=f"{bits}-bit")
     errors.set_xlabel("size (available moves, AS)")
     errors.set_ylabel("test error")
     counts = errors.twinx()

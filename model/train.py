@@ -15,7 +15,11 @@ when the ``--minutes`` budget is spent; the best epoch's weights are kept.
 ``--resume MODEL_DIR`` starts from the weights another run left in
 ``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so
 a network can be trained on in several sittings; ``model.json`` lists the
-earlier runs.
+earlier runs.  A run that did not finish (interrupted, or killed with the
+end of a working session) is gone on with instead: ``--resume`` of its folder
+(``--out`` usually the same) rebuilds its network, loads the last epoch's
+weights and continues its epochs, learning rate, early stopping and history
+(:func:`unfinished_run`).
 
 ``--end-state-weight W`` weighs the loss of the end-state head (who holds
 each point of the window at the end of the principal variation,
@@ -30,18 +34,26 @@ holding one of the test split's problems is refused.
 The output folder holds ``model.keras``, ``model.json`` (planes, options,
 seed, data folder, epochs), ``history.json`` (the Keras history, for the
 report's curves), ``checkpoints/best.weights.h5`` and TensorBoard ``logs/``.
+While a run trains, ``checkpoints/`` also holds ``last.weights.h5`` and
+``progress.json`` (the run's spec and where it stands), rewritten whole after
+every epoch and removed once ``model.json`` is written.
 Every shard is read once before training, so a damaged one is named before
-any work (:mod:`model.shards`); a run that fails or is interrupted removes
-what it wrote there (:func:`fit`).
+any work (:mod:`model.shards`); a run that fails, or is interrupted before
+its first epoch ends, removes what it wrote there; one interrupted later
+keeps ``checkpoints/`` and ``logs/`` to go on with (:func:`fit`).
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
+import shlex
 import shutil
+import signal
 import sys
+import threading
 import time
+import uuid
 from dataclasses import dataclass
 
 from model.network import ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions
@@ -55,8 +67,20 @@ CONV_BLOCKS = 2
 MODEL_FILE = "model.keras"
 MODEL_SPEC = "model.json"
 HISTORY_FILE = "history.json"
-# What fit writes into the output folder.
-FIT_OUTPUTS = ("checkpoints", "logs", MODEL_FILE, HISTORY_FILE)
+CHECKPOINTS = "checkpoints"
+# In CHECKPOINTS: the best epoch's weights, the last epoch's, and the unfinished run's state.
+BEST_WEIGHTS = "best.weights.h5"
+LAST_WEIGHTS = "last.weights.h5"
+PROGRESS_FILE = "progress.json"
+# What fit writes into the output folder (with the temporary files of the atomic writes).
+FIT_OUTPUTS = (CHECKPOINTS, "logs", MODEL_FILE, HISTORY_FILE,
+               *(os.path.join(CHECKPOINTS, name) for name in (
+                   BEST_WEIGHTS, LAST_WEIGHTS, PROGRESS_FILE, PROGRESS_FILE + ".partial",
+                   "best.partial.weights.h5", "last.partial.weights.h5")))
+# What a run interrupted after an epoch keeps of what it wrote.
+KEPT_WHEN_INTERRUPTED = (CHECKPOINTS, "logs")
+# The settings of a run that a sitting going on with it keeps, whatever its command line says.
+RUN_SETTINGS = ("seed", "batch_size", "epochs", "patience", "schedule")
 # How often training written to a log says where it is within an epoch.
 LOG_LINE_SECONDS = 60
 SCHEDULES = ("plateau", "cosine")
@@ -68,11 +92,13 @@ def register(commands) -> None:
     parser.add_argument("--out", required=True, help="model folder to write")
     parser.add_argument("--resume", metavar="MODEL_DIR",
                         help="start from the weights of a model folder of tsumego train (its planes "
-                             "and shape are kept; the optimizer starts afresh)")
+                             "and shape are kept; the optimizer starts afresh); of an unfinished "
+                             "run's folder (interrupted), go on with that run where it stopped")
     parser.add_argument("--mixed-precision", action="store_true",
                         help="compute in float16, keep the weights in float32 (for a GPU; slower on a CPU)")
     add_training_arguments(parser)
-    parser.set_defaults(run=run, on_interrupt="what this run wrote into --out was removed; rerun to train")
+    # (run replaces it once training starts, with what was kept and how to go on)
+    parser.set_defaults(run=run, on_interrupt="nothing was written into --out; rerun to train")
 
 
 def add_training_arguments(parser) -> None:
@@ -184,6 +210,114 @@ def read_model_spec(model_dir: str) -> dict:
         return json.load(f)
 
 
+def unfinished_run(folder: str) -> dict | None:
+    """The ``checkpoints/progress.json`` of the run in ``folder`` that did not finish, or None
+    when ``folder`` holds none (no such file, or the run that wrote ``model.json`` is the one
+    that wrote it: a run killed after its ``model.json`` and before taking back the file).
+
+    Raises ValueError (or OSError) when the file cannot be read.
+    """
+    path = os.path.join(folder, CHECKPOINTS, PROGRESS_FILE)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        progress = json.load(f)
+    if not isinstance(progress, dict) or "epochs_done" not in progress or "run" not in progress:
+        raise ValueError(f"{path}: not the progress of a tsumego train run")
+    try:
+        finished = read_model_spec(folder).get("run") == progress["run"]
+    except (OSError, ValueError):
+        finished = False
+    return None if finished else progress
+
+
+def resumable(folder: str, progress: dict | None) -> bool:
+    """Whether the unfinished run ``progress`` of ``folder`` can be gone on with: an epoch
+    done, and its weights there."""
+    return (progress is not None and progress["epochs_done"] >= 1
+            and all(os.path.exists(os.path.join(folder, CHECKPOINTS, name))
+                    for name in (LAST_WEIGHTS, BEST_WEIGHTS)))
+
+
+def write_json(path: str, content: dict) -> None:
+    """``content`` into ``path`` whole or not at all: written beside it, then renamed over it."""
+    partial = path + ".partial"
+    with open(partial, "w") as f:
+        json.dump(content, f, indent=2, sort_keys=True)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(partial, path)
+
+
+def same_folder(a: str, b: str) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def going_on_command(data: str, out: str) -> str:
+    return f"tsumego train --data {shlex.quote(data)} --out {shlex.quote(out)} --resume {shlex.quote(out)}"
+
+
+def interrupted_advice(args, continued: bool) -> str:
+    """What the line of an interrupted run says (``on_interrupt``): what is kept, how to go on."""
+    try:
+        progress = unfinished_run(args.out)
+    except (OSError, ValueError):
+        progress = None
+    if resumable(args.out, progress):
+        done = progress["epochs_done"]
+        return (f"{done} epoch{'s' if done != 1 else ''} done, kept in "
+                f"{os.path.join(args.out, CHECKPOINTS)}; go on with: {going_on_command(args.data, args.out)}")
+    if continued:
+        return (f"what this run wrote into --out was removed; {args.resume} still holds the run: "
+                f"go on with: {going_on_command(args.data, args.resume)}")
+    return "what this run wrote into --out was removed; rerun to train"
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt():
+    """Meanwhile, SIGTERM (a session ending, ``kill``) interrupts as Ctrl-C does, so the run
+    keeps its checkpoints and says how to go on instead of dying mid-write.  Where SIGTERM is
+    handled by someone else, or off the main thread, it stays as it is."""
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
+        yield
+        return
+
+    def on_terminate(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, on_terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def continue_settings(args, progress: dict) -> None:
+    """The settings of the unfinished run ``progress`` into ``args``, with a line naming the
+    options given on the command line that it overrides (--minutes stays this sitting's)."""
+    given = {"seed": args.seed, "batch_size": args.batch_size, "epochs": args.epochs,
+             "patience": args.patience, "schedule": args.schedule}
+    kept = {"seed": progress["seed"], "batch_size": progress["batch_size"], **progress["limits"]}
+    parser = getattr(args, "parser", None)
+    overridden = [f"--{name.replace('_', '-')} {given[name]}" for name in RUN_SETTINGS
+                  if given[name] != kept[name]
+                  and (parser is None or given[name] != parser.get_default(name))]
+    for name in RUN_SETTINGS:
+        setattr(args, name, kept[name])
+    if not args.extra_train:
+        args.extra_train = list(progress.get("extra_train", []))
+    elif [os.path.abspath(folder) for folder in args.extra_train] != progress.get("extra_train", []):
+        overridden.append("--extra-train (this sitting trains on the folders given)")
+    if os.path.abspath(args.data) != progress.get("data"):
+        print(f"--resume {args.resume}: the run was trained on {progress.get('data')}; "
+              f"this sitting reads {args.data}")
+    if overridden:
+        print(f"--resume {args.resume}: going on with the run's settings; "
+              f"left aside: {', '.join(overridden)}")
+
+
 def run(args) -> int:
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     import keras
@@ -205,18 +339,52 @@ def run(args) -> int:
     except ValueError as exc:
         raise CommandError(str(exc), code=2) from exc
     options = network_options(args)
-    resumed = None
+    resumed = None     # the model.json of a finished run to start from
+    continued = None   # the progress.json of an unfinished run to go on with
     if args.resume:
         try:
-            resumed = read_model_spec(args.resume)
+            continued = unfinished_run(args.resume)
         except (OSError, ValueError) as exc:
-            raise CommandError(f"--resume {args.resume}: cannot read {MODEL_SPEC} ({exc})") from exc
-        if resumed["planes"] != planes:
+            raise CommandError(f"--resume {args.resume}: cannot read "
+                               f"{os.path.join(CHECKPOINTS, PROGRESS_FILE)} ({exc})") from exc
+        finished = all(os.path.exists(os.path.join(args.resume, name))
+                       for name in (MODEL_SPEC, MODEL_FILE))
+        if continued is not None and not resumable(args.resume, continued):
+            if continued["epochs_done"] < 1 and not finished:
+                raise CommandError(f"--resume {args.resume}: its run was stopped before its first epoch "
+                                   "ended, so there is nothing to go on from; train without --resume", code=2)
+            if continued["epochs_done"] >= 1:
+                raise CommandError(f"--resume {args.resume}: its run stopped after "
+                                   f"{continued['epochs_done']} epochs, but {CHECKPOINTS}/{LAST_WEIGHTS} "
+                                   f"or {BEST_WEIGHTS} is missing", code=2)
+            continued = None   # killed in the first epoch of a sitting resumed from the finished run there
+        if continued is None:
+            try:
+                resumed = read_model_spec(args.resume)
+            except (OSError, ValueError) as exc:
+                raise CommandError(f"--resume {args.resume}: cannot read {MODEL_SPEC} ({exc})") from exc
+        earlier = continued if continued is not None else resumed
+        if earlier["planes"] != planes:
             raise CommandError(f"--resume {args.resume}: its network reads other planes than "
                                f"{args.data} gives with --without {args.without!r}", code=2)
-        # runs from before the conv architecture were dense and have no such option
-        shape = {key: resumed["options"].get(key, getattr(NetworkOptions(), key)) for key in SHAPE_OPTIONS}
-        options = NetworkOptions(**{**options.to_dict(), **shape})
+        if continued is not None:
+            options = NetworkOptions(**continued["options"])
+            continue_settings(args, continued)
+        else:
+            # runs from before the conv architecture were dense and have no such option
+            shape = {key: resumed["options"].get(key, getattr(NetworkOptions(), key))
+                     for key in SHAPE_OPTIONS}
+            options = NetworkOptions(**{**options.to_dict(), **shape})
+    if continued is None or not same_folder(args.out, args.resume):
+        # A run started over an unfinished one would overwrite its checkpoints at the first epoch.
+        try:
+            there = unfinished_run(args.out)
+        except (OSError, ValueError):
+            there = None
+        if resumable(args.out, there):
+            raise CommandError(f"--out {args.out} holds an unfinished run ({there['epochs_done']} epochs "
+                               f"done): go on with it with --resume {args.out}, or remove "
+                               f"{os.path.join(args.out, CHECKPOINTS)} to train afresh", code=2)
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     extra = tuple(args.extra_train)
@@ -242,6 +410,9 @@ def run(args) -> int:
         # (counted once the shards are known to be sound)
         checked = without_idle_end_state_head(options, args.data, "train", extra)
         if checked != options:
+            if continued is not None:
+                raise CommandError(f"--resume {args.resume}: the run's network has the end-state head, "
+                                   f"and no training record of {args.data} has an end state", code=2)
             options = checked
             train, test = datasets(options.end_state)
     except (FileNotFoundError, ValueError) as exc:
@@ -268,6 +439,29 @@ def run(args) -> int:
     mirrored = isinstance(strategy, tf.distribute.MirroredStrategy)
     print(f"training on {', '.join(strategy.extended.worker_devices) if mirrored else 'the CPU'}"
           + (" in mixed precision" if args.mixed_precision else ""))
+    # What model.json holds but the fit's figures, written from the start as the run's progress.
+    run_spec = {
+        "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
+        "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
+        "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
+        "extra_train": [os.path.abspath(folder) for folder in extra],
+        "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
+        "replicas": strategy.num_replicas_in_sync, "mixed_precision": args.mixed_precision,
+    }
+    if resumed is not None:
+        # The runs before this one, oldest first, so the whole training can be told.
+        run_spec["resumed_from"] = resumed.get("resumed_from", []) + [{
+            "model": os.path.abspath(args.resume), "epochs_run": resumed["epochs_run"],
+            "seconds": resumed["seconds"], "seed": resumed["seed"]}]
+    elif continued is not None and "resumed_from" in continued:
+        run_spec["resumed_from"] = continued["resumed_from"]
+    limits = FitLimits.from_args(args)
+    if continued is not None:
+        progress = {**continued, **run_spec}
+    else:
+        progress = {**run_spec, "run": uuid.uuid4().hex,
+                    "limits": {"epochs": limits.epochs, "patience": limits.patience,
+                               "schedule": limits.schedule}}
     with precision_policy(args.mixed_precision):
         with strategy.scope():
             model = compile_model(build_model(len(planes), options), options)
@@ -277,24 +471,22 @@ def run(args) -> int:
             copy_weights(earlier, model)
             print(f"resuming from {args.resume} ({resumed['epochs_run']} epochs, "
                   f"{resumed['seconds']:.0f} s before this run)")
-        fitted = fit(model, train, test, args.out, FitLimits.from_args(args))
-    summary = {
-        "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
-        "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
-        "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
-        "extra_train": [os.path.abspath(folder) for folder in extra],
-        "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
-        "replicas": strategy.num_replicas_in_sync, "mixed_precision": args.mixed_precision,
-        **fitted,
-    }
-    if resumed is not None:
-        # The runs before this one, oldest first, so the whole training can be told.
-        summary["resumed_from"] = resumed.get("resumed_from", []) + [{
-            "model": os.path.abspath(args.resume), "epochs_run": resumed["epochs_run"],
-            "seconds": resumed["seconds"], "seed": resumed["seed"]}]
-    with open(os.path.join(args.out, MODEL_SPEC), "w") as f:
-        json.dump(summary, f, indent=2, sort_keys=True)
-        f.write("\n")
+        if continued is not None:
+            print(f"going on with the run in {args.resume} after its epoch {continued['epochs_done']} "
+                  f"of at most {limits.epochs} ({continued['seconds']:.0f} s so far)")
+        try:
+            with terminate_as_interrupt():
+                fitted = fit(model, train, test, args.out, limits, progress=progress,
+                             weights_from=args.resume if continued is not None else None)
+        except BaseException:
+            args.on_interrupt = interrupted_advice(args, continued is not None)
+            raise
+    summary = {**run_spec, "run": progress["run"], **fitted}
+    write_json(os.path.join(args.out, MODEL_SPEC), summary)
+    # The run is finished: its progress gives way to model.json.
+    for name in (PROGRESS_FILE, LAST_WEIGHTS):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(os.path.join(args.out, CHECKPOINTS, name))
     print(f"trained {summary['epochs_run']} epochs in {summary['seconds']:.0f} s (stopped by "
           f"{summary['stopped_by']}); best epoch {summary['best_epoch']}: test accuracy "
           f"{summary['test_accuracy']:.4f}"
@@ -347,7 +539,8 @@ def precision_policy(mixed: bool):
         keras.mixed_precision.set_global_policy(earlier)
 
 
-def fit(model, train, validation, out: str, limits: FitLimits) -> dict:
+def fit(model, train, validation, out: str, limits: FitLimits, progress: dict | None = None,
+        weights_from: str | None = None) -> dict:
     """Fit ``model`` on ``train``, watching ``validation``'s loss, into the folder ``out``.
 
     Writes ``model.keras`` (the best epoch's weights), ``history.json``, the
@@ -355,13 +548,29 @@ def fit(model, train, validation, out: str, limits: FitLimits) -> dict:
     ``model.json``.  A run that fails or is interrupted removes what it
     created (the folder itself when it made it); what was there before, such
     as the files of a ``--resume`` folder trained on in place, stays.
+
+    With ``progress`` (the run's spec, as ``model.json`` will hold it, and the
+    state of an unfinished run when it goes on with one), the run is
+    checkpointed: :func:`checkpoints` writes ``checkpoints/progress.json`` at
+    the start and, after every epoch, it and the last weights, so a run
+    interrupted (KeyboardInterrupt) after an epoch of this sitting keeps
+    ``checkpoints/`` and ``logs/``.  ``progress`` with epochs done goes on
+    with them from the checkpoints in ``weights_from`` (``out`` or another
+    folder): the epochs count on, the learning rate and early stopping carry
+    on where they were, and the best weights are the whole run's.
     """
     created = [path for path in (out, *(os.path.join(out, name) for name in FIT_OUTPUTS))
                if not os.path.exists(path)]
+    sitting = {"epochs": 0}
     try:
-        return _fit(model, train, validation, out, limits)
-    except BaseException:
+        return _fit(model, train, validation, out, limits, progress, weights_from, sitting)
+    except BaseException as exc:
+        kept = ()
+        if progress is not None and sitting["epochs"] > 0 and is_interrupt(exc):
+            kept = tuple(os.path.join(out, name) for name in KEPT_WHEN_INTERRUPTED)
         for path in created:
+            if (path == out and kept) or any(path == k or path.startswith(k + os.sep) for k in kept):
+                continue
             if os.path.isdir(path):
                 shutil.rmtree(path)
             elif os.path.exists(path):
@@ -369,45 +578,228 @@ def fit(model, train, validation, out: str, limits: FitLimits) -> dict:
         raise
 
 
-def _fit(model, train, validation, out: str, limits: FitLimits) -> dict:
+def is_interrupt(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is a KeyboardInterrupt (Ctrl-C, or SIGTERM in :func:`run`) or was
+    raised while handling one."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict | None,
+         weights_from: str | None, sitting: dict) -> dict:
     import keras
 
-    os.makedirs(os.path.join(out, "checkpoints"), exist_ok=True)
+    os.makedirs(os.path.join(out, CHECKPOINTS), exist_ok=True)
+    base_rate = float(model.optimizer.learning_rate.numpy())
     stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=limits.patience,
                                             restore_best_weights=True, verbose=1)
     budget = wall_clock_budget(limits.minutes * 60)
-    callbacks = [
-        stopper, budget, learning_rate_schedule(limits, float(model.optimizer.learning_rate.numpy())),
-        keras.callbacks.ModelCheckpoint(os.path.join(out, "checkpoints", "best.weights.h5"),
-                                        monitor="val_loss", save_best_only=True,
-                                        save_weights_only=True),
-        keras.callbacks.TensorBoard(os.path.join(out, "logs")),
-    ]
+    schedule = learning_rate_schedule(limits, base_rate)
+    earlier = {} if progress is None else progress.get("history", {})
+    initial_epoch = 0 if progress is None else progress.get("epochs_done", 0)
+    callbacks = [stopper, budget, schedule]
+    if initial_epoch:
+        callbacks.append(carry_on(progress, stopper, schedule,
+                                  best_weights(model, os.path.join(weights_from, CHECKPOINTS))))
+        if not same_folder(weights_from, out):
+            # The run goes on in ``out``: its checkpoints there from the start.
+            for name in (BEST_WEIGHTS, LAST_WEIGHTS):
+                copy_atomically(os.path.join(weights_from, CHECKPOINTS, name),
+                                os.path.join(out, CHECKPOINTS, name))
+        if limits.schedule == "plateau":
+            model.optimizer.learning_rate = progress["learning_rate"]
+    # after the learning rate's callback, so the rate it saves is the next epoch's
+    # A run going on in place keeps its progress.json as it is until an epoch is done.
+    callbacks += [checkpoints(out, progress, stopper, schedule, sitting, initial_epoch,
+                              write_now=not initial_epoch or not same_folder(weights_from, out)),
+                  keras.callbacks.TensorBoard(os.path.join(out, "logs"))]
     on_terminal = sys.stdout.isatty()
     if not on_terminal:
         # Keras writes one line an epoch to a log, and an epoch can take many minutes.
         callbacks.append(progress_lines(LOG_LINE_SECONDS))
     started = time.monotonic()
     history = model.fit(train, validation_data=validation, epochs=limits.epochs, callbacks=callbacks,
-                        shuffle=False, verbose=1 if on_terminal else 2)
+                        shuffle=False, verbose=1 if on_terminal else 2, initial_epoch=initial_epoch)
     seconds = time.monotonic() - started
 
     model.save(os.path.join(out, MODEL_FILE))
-    losses = history.history["val_loss"]
+    # the whole run's history: the earlier sittings' epochs, then this one's
+    logs = {key: [*earlier.get(key, []), *(float(value) for value in history.history.get(key, []))]
+            for key in {*earlier, *history.history}}
+    losses = logs["val_loss"]
     best_epoch = min(range(len(losses)), key=losses.__getitem__)
     with open(os.path.join(out, HISTORY_FILE), "w") as f:
-        json.dump({"epoch": history.epoch, "history": history.history}, f, indent=1, sort_keys=True)
+        json.dump({"epoch": list(range(len(losses))), "history": logs}, f, indent=1, sort_keys=True)
         f.write("\n")
-    return {
+    stopped_by = "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs")
+    figures = {
         "epochs_run": len(losses), "best_epoch": best_epoch + 1, "schedule": limits.schedule,
-        "stopped_by": "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs"),
-        "seconds": round(seconds, 1),
-        "test_accuracy": history.history["val_safe_accuracy"][best_epoch],
+        "stopped_by": stopped_by,
+        "seconds": round(seconds + (0 if progress is None else progress.get("seconds", 0)), 1),
+        "test_accuracy": logs["val_safe_accuracy"][best_epoch],
         "test_loss": losses[best_epoch],
         # the end-state head's per-point accuracy on the points with an end state
-        **({"test_end_state_accuracy": history.history["val_end_state_accuracy"][best_epoch]}
-           if "val_end_state_accuracy" in history.history else {}),
+        **({"test_end_state_accuracy": logs["val_end_state_accuracy"][best_epoch]}
+           if "val_end_state_accuracy" in logs else {}),
     }
+    if progress is not None:
+        # every sitting of the run (its first epoch, epochs, seconds), and how each ended
+        figures["sittings"] = [
+            *({"stopped_by": "interrupted", **entry} for entry in progress.get("sittings", [])),
+            {**sitting_entry(initial_epoch, sitting["epochs"], seconds), "stopped_by": stopped_by}]
+    return figures
+
+
+def sitting_entry(initial_epoch: int, epochs: int, seconds: float) -> dict:
+    return {"first_epoch": initial_epoch + 1, "epochs": epochs, "seconds": round(seconds, 1)}
+
+
+@contextlib.contextmanager
+def interrupts_deferred():
+    """Meanwhile, a SIGINT or SIGTERM that Python handles (Ctrl-C's KeyboardInterrupt, or
+    :func:`terminate_as_interrupt`) is held, and its handler runs once it is over.  Signals
+    are handled on the main thread only, so elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = []
+    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
+    handled = {number: handler for number, handler in handlers.items() if callable(handler)}
+    for number in handled:
+        signal.signal(number, lambda number, frame: held.append((number, frame)))
+    try:
+        yield
+    finally:
+        for number, handler in handled.items():
+            signal.signal(number, handler)
+        if held:
+            number, frame = held[0]
+            handled[number](number, frame)
+
+
+def save_weights_atomically(model, path: str) -> None:
+    """``model``'s weights into ``path`` (``*.weights.h5``), whole or not at all."""
+    partial = path[:-len(".weights.h5")] + ".partial.weights.h5"
+    model.save_weights(partial)
+    os.replace(partial, path)
+
+
+def copy_atomically(source: str, path: str) -> None:
+    partial = path[:-len(".weights.h5")] + ".partial.weights.h5"
+    shutil.copyfile(source, partial)
+    os.replace(partial, path)
+
+
+def best_weights(model, folder: str) -> list:
+    """The weights of ``folder``'s best checkpoint (as ``model.get_weights`` gives them), and
+    ``model`` left with its last one.
+
+    A checkpoint holds the optimizer's variables too (Adam's moments, its step count): built
+    first, the optimizer takes them up, so the run goes on as if never stopped.  (One whose
+    variables differ, say with ``--mixed-precision`` given in one sitting only, starts
+    afresh; Keras warns.)
+    """
+    if not model.optimizer.built:
+        with model.distribute_strategy.scope():
+            model.optimizer.build(model.trainable_variables)
+    model.load_weights(os.path.join(folder, BEST_WEIGHTS))
+    best = model.get_weights()
+    model.load_weights(os.path.join(folder, LAST_WEIGHTS))
+    return best
+
+
+def carry_on(progress: dict, stopper, schedule, best: list):
+    """A callback that, once the others have reset themselves at the start of training, sets
+    early stopping (and the plateau schedule) where the unfinished run ``progress`` left them:
+    its best loss, epoch and weights, and the epochs waited since."""
+    import keras
+
+    state = progress["callbacks"]
+
+    class CarryOn(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            stopper.best = progress["best_val_loss"]
+            stopper.best_epoch = progress["best_epoch"] - 1
+            stopper.best_weights = best
+            stopper.wait = state["stopper_wait"]
+            if isinstance(schedule, keras.callbacks.ReduceLROnPlateau):
+                schedule.best = state["plateau_best"]
+                schedule.wait = state["plateau_wait"]
+                schedule.cooldown_counter = state["plateau_cooldown"]
+
+    return CarryOn()
+
+
+def checkpoints(out: str, progress: dict | None, stopper, schedule, sitting: dict, initial_epoch: int,
+                write_now: bool = True):
+    """A callback that keeps ``checkpoints/`` of ``out`` after every epoch: the best epoch's
+    weights (by the validation loss) and, for a run with ``progress``, the last epoch's and
+    ``progress.json``, each written whole (beside, then renamed over the old one).
+
+    ``progress.json`` holds the run's spec (``progress`` as given, written at once when
+    ``write_now``, so a run killed in its first epoch is still recognised), the epochs done,
+    the seconds spent over all sittings, the best validation loss and its epoch, the
+    learning rate for the next epoch, the history so far, the sittings and the state of
+    early stopping and of the plateau schedule: what :func:`carry_on` needs to go on.
+    The weights are written before ``progress.json``: a run killed (SIGKILL) between the
+    two goes on from weights an epoch ahead of what ``progress.json`` counts.
+    """
+    import keras
+
+    folder = os.path.join(out, CHECKPOINTS)
+    if progress is not None:
+        progress = {"epochs_done": 0, "seconds": 0.0, "best_val_loss": None, "best_epoch": None,
+                    "history": {}, "sittings": [], "callbacks": {}, **progress}
+        # (copied: the caller's history stays the earlier sittings')
+        progress["history"] = {key: list(values) for key, values in progress["history"].items()}
+        progress["sittings"] = [*progress["sittings"], sitting_entry(initial_epoch, 0, 0)]
+        if write_now:
+            write_json(os.path.join(folder, PROGRESS_FILE), progress)
+    earlier_seconds = 0.0 if progress is None else progress["seconds"]
+    best = None if progress is None else progress["best_val_loss"]
+
+    class Checkpoints(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            self.started = time.monotonic()
+
+        def on_epoch_end(self, epoch, logs=None):
+            # Ctrl-C or SIGTERM meanwhile waits: the epoch's files are written together.
+            with interrupts_deferred():
+                self.keep(epoch, logs or {})
+            sitting["epochs"] += 1
+
+        def keep(self, epoch, logs):
+            nonlocal best
+            loss = float(logs["val_loss"])
+            if progress is not None:
+                save_weights_atomically(self.model, os.path.join(folder, LAST_WEIGHTS))
+            if best is None or loss < best:
+                best = loss
+                save_weights_atomically(self.model, os.path.join(folder, BEST_WEIGHTS))
+                if progress is not None:
+                    progress.update(best_val_loss=loss, best_epoch=epoch + 1)
+            if progress is None:
+                return
+            seconds = time.monotonic() - self.started
+            for key, value in logs.items():
+                progress["history"].setdefault(key, []).append(float(value))
+            plateau = isinstance(schedule, keras.callbacks.ReduceLROnPlateau)
+            progress.update(
+                epochs_done=epoch + 1, seconds=round(earlier_seconds + seconds, 1),
+                learning_rate=float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate)),
+                callbacks={"stopper_wait": stopper.wait,
+                           **({"plateau_best": None if schedule.best is None else float(schedule.best),
+                               "plateau_wait": schedule.wait,
+                               "plateau_cooldown": schedule.cooldown_counter} if plateau else {})})
+            progress["sittings"][-1] = sitting_entry(initial_epoch, sitting["epochs"] + 1, seconds)
+            write_json(os.path.join(folder, PROGRESS_FILE), progress)
+
+    return Checkpoints()
 
 
 def learning_rate_schedule(limits: FitLimits, base: float):
