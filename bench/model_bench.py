@@ -55,7 +55,8 @@ def load_networks(model_dir: str | None, num_planes: int, bits: int, architectur
     from model.numpy_net import NumpyNet
     from model.packed import packed_path, unpack
     from model.quantize import model_tensors, pack
-    from model.train import CONV_BLOCKS, MODEL_FILE
+    from model.fit import MODEL_FILE
+    from model.train import CONV_BLOCKS
 
     if model_dir and os.path.exists(os.path.join(model_dir, MODEL_FILE)):
         keras_model = keras.saving.load_model(os.path.join(model_dir, MODEL_FILE), compile=False)

@@ -143,7 +143,8 @@ def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of
 
     from model.keras_net import KerasNet
     from model.predictions import predict_split
-    from model.train import MODEL_FILE, read_model_spec
+    from model.fit import MODEL_FILE
+    from model.train import read_model_spec
     from pipeline.formats.records import SPLITS
 
     validation_fold = (fold + 1) % args.folds
@@ -216,7 +217,7 @@ def train_fold(args, options, spec: dict, planes: list[str], out: str, fold: int
 
     from model.dataset import extra_records, make_dataset
     from model.network import build_model, compile_model
-    from model.train import FitLimits, fit
+    from model.fit import FitLimits, fit
     from pipeline.formats.records import SPLITS
 
     keras.utils.set_random_seed(args.seed)

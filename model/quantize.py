@@ -209,7 +209,8 @@ def run(args) -> int:
     import keras
 
     from model.shards import UnreadableShard, check_shards
-    from model.train import MODEL_FILE, read_model_spec
+    from model.fit import MODEL_FILE
+    from model.train import read_model_spec
     from pipeline.formats.records import read_spec
 
     table_schemes = [scheme for scheme in args.table_schemes.split(",") if scheme]

@@ -19,7 +19,7 @@ earlier runs.  A run that did not finish (interrupted, or killed with the
 end of a working session) is gone on with instead: ``--resume`` of its folder
 (``--out`` usually the same) rebuilds its network, loads the last epoch's
 weights and continues its epochs, learning rate, early stopping and history
-(:func:`unfinished_run`).
+(:func:`model.checkpoints.unfinished_run`).
 
 ``--end-state-weight W`` weighs the loss of the end-state head (who holds
 each point of the window at the end of the principal variation,
@@ -40,22 +40,23 @@ every epoch and removed once ``model.json`` is written.
 Every shard is read once before training, so a damaged one is named before
 any work (:mod:`model.shards`); a run that fails, or is interrupted before
 its first epoch ends, removes what it wrote there; one interrupted later
-keeps ``checkpoints/`` and ``logs/`` to go on with (:func:`fit`).
+keeps ``checkpoints/`` and ``logs/`` to go on with (:func:`model.fit.fit`).
+
+This module holds the command: its options and how a run is set up from
+them.  The fit loop and its callbacks are :mod:`model.fit`'s; the files of
+an unfinished run and how a run goes on with them, :mod:`model.checkpoints`'.
 """
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import shlex
-import shutil
-import signal
-import sys
-import threading
-import time
 import uuid
-from dataclasses import dataclass
 
+from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, PROGRESS_FILE, continue_settings,
+                               interrupted_advice, resumable, same_folder, terminate_as_interrupt,
+                               unfinished_run, write_json)
+from model.fit import MODEL_FILE, SCHEDULES, FitLimits, fit
 from model.network import ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
@@ -64,26 +65,7 @@ from pipeline.paths import check_output_folder
 # on unseen problems (model/network.py).
 CONV_BLOCKS = 2
 
-MODEL_FILE = "model.keras"
 MODEL_SPEC = "model.json"
-HISTORY_FILE = "history.json"
-CHECKPOINTS = "checkpoints"
-# In CHECKPOINTS: the best epoch's weights, the last epoch's, and the unfinished run's state.
-BEST_WEIGHTS = "best.weights.h5"
-LAST_WEIGHTS = "last.weights.h5"
-PROGRESS_FILE = "progress.json"
-# What fit writes into the output folder (with the temporary files of the atomic writes).
-FIT_OUTPUTS = (CHECKPOINTS, "logs", MODEL_FILE, HISTORY_FILE,
-               *(os.path.join(CHECKPOINTS, name) for name in (
-                   BEST_WEIGHTS, LAST_WEIGHTS, PROGRESS_FILE, PROGRESS_FILE + ".partial",
-                   "best.partial.weights.h5", "last.partial.weights.h5")))
-# What a run interrupted after an epoch keeps of what it wrote.
-KEPT_WHEN_INTERRUPTED = (CHECKPOINTS, "logs")
-# The settings of a run that a sitting going on with it keeps, whatever its command line says.
-RUN_SETTINGS = ("seed", "batch_size", "epochs", "patience", "schedule")
-# How often training written to a log says where it is within an epoch.
-LOG_LINE_SECONDS = 60
-SCHEDULES = ("plateau", "cosine")
 
 
 def register(commands) -> None:
@@ -169,22 +151,6 @@ def without_idle_end_state_head(options: NetworkOptions, data_dir: str,
     return replace(options, end_state_weight=0.0)
 
 
-@dataclass(frozen=True)
-class FitLimits:
-    """How long :func:`fit` may run and how it moves the learning rate: the options of
-    ``add_training_arguments`` that both ``tsumego train`` and each crossval fold pass it."""
-
-    epochs: int         # at most this many
-    minutes: float      # wall-clock budget (0: none)
-    patience: int       # epochs without a better validation loss before stopping
-    schedule: str       # one of SCHEDULES
-
-    @classmethod
-    def from_args(cls, args) -> FitLimits:
-        return cls(epochs=args.epochs, minutes=args.minutes, patience=args.patience,
-                   schedule=args.schedule)
-
-
 def chosen_planes(available: list[str], without: str) -> list[str]:
     """The planes to train on: ``available`` less the planes or plane groups named in ``without``."""
     from pipeline.planes import PLANE_GROUPS
@@ -208,114 +174,6 @@ def chosen_planes(available: list[str], without: str) -> list[str]:
 def read_model_spec(model_dir: str) -> dict:
     with open(os.path.join(model_dir, MODEL_SPEC)) as f:
         return json.load(f)
-
-
-def unfinished_run(folder: str) -> dict | None:
-    """The ``checkpoints/progress.json`` of the run in ``folder`` that did not finish, or None
-    when ``folder`` holds none (no such file, or the run that wrote ``model.json`` is the one
-    that wrote it: a run killed after its ``model.json`` and before taking back the file).
-
-    Raises ValueError (or OSError) when the file cannot be read.
-    """
-    path = os.path.join(folder, CHECKPOINTS, PROGRESS_FILE)
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        progress = json.load(f)
-    if not isinstance(progress, dict) or "epochs_done" not in progress or "run" not in progress:
-        raise ValueError(f"{path}: not the progress of a tsumego train run")
-    try:
-        finished = read_model_spec(folder).get("run") == progress["run"]
-    except (OSError, ValueError):
-        finished = False
-    return None if finished else progress
-
-
-def resumable(folder: str, progress: dict | None) -> bool:
-    """Whether the unfinished run ``progress`` of ``folder`` can be gone on with: an epoch
-    done, and its weights there."""
-    return (progress is not None and progress["epochs_done"] >= 1
-            and all(os.path.exists(os.path.join(folder, CHECKPOINTS, name))
-                    for name in (LAST_WEIGHTS, BEST_WEIGHTS)))
-
-
-def write_json(path: str, content: dict) -> None:
-    """``content`` into ``path`` whole or not at all: written beside it, then renamed over it."""
-    partial = path + ".partial"
-    with open(partial, "w") as f:
-        json.dump(content, f, indent=2, sort_keys=True)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(partial, path)
-
-
-def same_folder(a: str, b: str) -> bool:
-    return os.path.realpath(a) == os.path.realpath(b)
-
-
-def going_on_command(data: str, out: str) -> str:
-    return f"tsumego train --data {shlex.quote(data)} --out {shlex.quote(out)} --resume {shlex.quote(out)}"
-
-
-def interrupted_advice(args, continued: bool) -> str:
-    """What the line of an interrupted run says (``on_interrupt``): what is kept, how to go on."""
-    try:
-        progress = unfinished_run(args.out)
-    except (OSError, ValueError):
-        progress = None
-    if resumable(args.out, progress):
-        done = progress["epochs_done"]
-        return (f"{done} epoch{'s' if done != 1 else ''} done, kept in "
-                f"{os.path.join(args.out, CHECKPOINTS)}; go on with: {going_on_command(args.data, args.out)}")
-    if continued:
-        return (f"what this run wrote into --out was removed; {args.resume} still holds the run: "
-                f"go on with: {going_on_command(args.data, args.resume)}")
-    return "what this run wrote into --out was removed; rerun to train"
-
-
-@contextlib.contextmanager
-def terminate_as_interrupt():
-    """Meanwhile, SIGTERM (a session ending, ``kill``) interrupts as Ctrl-C does, so the run
-    keeps its checkpoints and says how to go on instead of dying mid-write.  Where SIGTERM is
-    handled by someone else, or off the main thread, it stays as it is."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
-        yield
-        return
-
-    def on_terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, on_terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def continue_settings(args, progress: dict) -> None:
-    """The settings of the unfinished run ``progress`` into ``args``, with a line naming the
-    options given on the command line that it overrides (--minutes stays this sitting's)."""
-    given = {"seed": args.seed, "batch_size": args.batch_size, "epochs": args.epochs,
-             "patience": args.patience, "schedule": args.schedule}
-    kept = {"seed": progress["seed"], "batch_size": progress["batch_size"], **progress["limits"]}
-    parser = getattr(args, "parser", None)
-    overridden = [f"--{name.replace('_', '-')} {given[name]}" for name in RUN_SETTINGS
-                  if given[name] != kept[name]
-                  and (parser is None or given[name] != parser.get_default(name))]
-    for name in RUN_SETTINGS:
-        setattr(args, name, kept[name])
-    if not args.extra_train:
-        args.extra_train = list(progress.get("extra_train", []))
-    elif [os.path.abspath(folder) for folder in args.extra_train] != progress.get("extra_train", []):
-        overridden.append("--extra-train (this sitting trains on the folders given)")
-    if os.path.abspath(args.data) != progress.get("data"):
-        print(f"--resume {args.resume}: the run was trained on {progress.get('data')}; "
-              f"this sitting reads {args.data}")
-    if overridden:
-        print(f"--resume {args.resume}: going on with the run's settings; "
-              f"left aside: {', '.join(overridden)}")
 
 
 def run(args) -> int:
@@ -537,326 +395,3 @@ def precision_policy(mixed: bool):
         yield
     finally:
         keras.mixed_precision.set_global_policy(earlier)
-
-
-def fit(model, train, validation, out: str, limits: FitLimits, progress: dict | None = None,
-        weights_from: str | None = None) -> dict:
-    """Fit ``model`` on ``train``, watching ``validation``'s loss, into the folder ``out``.
-
-    Writes ``model.keras`` (the best epoch's weights), ``history.json``, the
-    best checkpoint and TensorBoard logs; returns the run's figures for
-    ``model.json``.  A run that fails or is interrupted removes what it
-    created (the folder itself when it made it); what was there before, such
-    as the files of a ``--resume`` folder trained on in place, stays.
-
-    With ``progress`` (the run's spec, as ``model.json`` will hold it, and the
-    state of an unfinished run when it goes on with one), the run is
-    checkpointed: :func:`checkpoints` writes ``checkpoints/progress.json`` at
-    the start and, after every epoch, it and the last weights, so a run
-    interrupted (KeyboardInterrupt) after an epoch of this sitting keeps
-    ``checkpoints/`` and ``logs/``.  ``progress`` with epochs done goes on
-    with them from the checkpoints in ``weights_from`` (``out`` or another
-    folder): the epochs count on, the learning rate and early stopping carry
-    on where they were, and the best weights are the whole run's.
-    """
-    created = [path for path in (out, *(os.path.join(out, name) for name in FIT_OUTPUTS))
-               if not os.path.exists(path)]
-    sitting = {"epochs": 0}
-    try:
-        return _fit(model, train, validation, out, limits, progress, weights_from, sitting)
-    except BaseException as exc:
-        kept = ()
-        if progress is not None and sitting["epochs"] > 0 and is_interrupt(exc):
-            kept = tuple(os.path.join(out, name) for name in KEPT_WHEN_INTERRUPTED)
-        for path in created:
-            if (path == out and kept) or any(path == k or path.startswith(k + os.sep) for k in kept):
-                continue
-            if os.path.isdir(path):
-                shutil.rmtree(path)
-            elif os.path.exists(path):
-                os.remove(path)
-        raise
-
-
-def is_interrupt(exc: BaseException | None) -> bool:
-    """Whether ``exc`` is a KeyboardInterrupt (Ctrl-C, or SIGTERM in :func:`run`) or was
-    raised while handling one."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
-def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict | None,
-         weights_from: str | None, sitting: dict) -> dict:
-    import keras
-
-    os.makedirs(os.path.join(out, CHECKPOINTS), exist_ok=True)
-    base_rate = float(model.optimizer.learning_rate.numpy())
-    stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=limits.patience,
-                                            restore_best_weights=True, verbose=1)
-    budget = wall_clock_budget(limits.minutes * 60)
-    schedule = learning_rate_schedule(limits, base_rate)
-    earlier = {} if progress is None else progress.get("history", {})
-    initial_epoch = 0 if progress is None else progress.get("epochs_done", 0)
-    callbacks = [stopper, budget, schedule]
-    if initial_epoch:
-        callbacks.append(carry_on(progress, stopper, schedule,
-                                  best_weights(model, os.path.join(weights_from, CHECKPOINTS))))
-        if not same_folder(weights_from, out):
-            # The run goes on in ``out``: its checkpoints there from the start.
-            for name in (BEST_WEIGHTS, LAST_WEIGHTS):
-                copy_atomically(os.path.join(weights_from, CHECKPOINTS, name),
-                                os.path.join(out, CHECKPOINTS, name))
-        if limits.schedule == "plateau":
-            model.optimizer.learning_rate = progress["learning_rate"]
-    # after the learning rate's callback, so the rate it saves is the next epoch's
-    # A run going on in place keeps its progress.json as it is until an epoch is done.
-    callbacks += [checkpoints(out, progress, stopper, schedule, sitting, initial_epoch,
-                              write_now=not initial_epoch or not same_folder(weights_from, out)),
-                  keras.callbacks.TensorBoard(os.path.join(out, "logs"))]
-    on_terminal = sys.stdout.isatty()
-    if not on_terminal:
-        # Keras writes one line an epoch to a log, and an epoch can take many minutes.
-        callbacks.append(progress_lines(LOG_LINE_SECONDS))
-    started = time.monotonic()
-    history = model.fit(train, validation_data=validation, epochs=limits.epochs, callbacks=callbacks,
-                        shuffle=False, verbose=1 if on_terminal else 2, initial_epoch=initial_epoch)
-    seconds = time.monotonic() - started
-
-    model.save(os.path.join(out, MODEL_FILE))
-    # the whole run's history: the earlier sittings' epochs, then this one's
-    logs = {key: [*earlier.get(key, []), *(float(value) for value in history.history.get(key, []))]
-            for key in {*earlier, *history.history}}
-    losses = logs["val_loss"]
-    best_epoch = min(range(len(losses)), key=losses.__getitem__)
-    with open(os.path.join(out, HISTORY_FILE), "w") as f:
-        json.dump({"epoch": list(range(len(losses))), "history": logs}, f, indent=1, sort_keys=True)
-        f.write("\n")
-    stopped_by = "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs")
-    figures = {
-        "epochs_run": len(losses), "best_epoch": best_epoch + 1, "schedule": limits.schedule,
-        "stopped_by": stopped_by,
-        "seconds": round(seconds + (0 if progress is None else progress.get("seconds", 0)), 1),
-        "test_accuracy": logs["val_safe_accuracy"][best_epoch],
-        "test_loss": losses[best_epoch],
-        # the end-state head's per-point accuracy on the points with an end state
-        **({"test_end_state_accuracy": logs["val_end_state_accuracy"][best_epoch]}
-           if "val_end_state_accuracy" in logs else {}),
-    }
-    if progress is not None:
-        # every sitting of the run (its first epoch, epochs, seconds), and how each ended
-        figures["sittings"] = [
-            *({"stopped_by": "interrupted", **entry} for entry in progress.get("sittings", [])),
-            {**sitting_entry(initial_epoch, sitting["epochs"], seconds), "stopped_by": stopped_by}]
-    return figures
-
-
-def sitting_entry(initial_epoch: int, epochs: int, seconds: float) -> dict:
-    return {"first_epoch": initial_epoch + 1, "epochs": epochs, "seconds": round(seconds, 1)}
-
-
-@contextlib.contextmanager
-def interrupts_deferred():
-    """Meanwhile, a SIGINT or SIGTERM that Python handles (Ctrl-C's KeyboardInterrupt, or
-    :func:`terminate_as_interrupt`) is held, and its handler runs once it is over.  Signals
-    are handled on the main thread only, so elsewhere nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    held = []
-    handlers = {number: signal.getsignal(number) for number in (signal.SIGINT, signal.SIGTERM)}
-    handled = {number: handler for number, handler in handlers.items() if callable(handler)}
-    for number in handled:
-        signal.signal(number, lambda number, frame: held.append((number, frame)))
-    try:
-        yield
-    finally:
-        for number, handler in handled.items():
-            signal.signal(number, handler)
-        if held:
-            number, frame = held[0]
-            handled[number](number, frame)
-
-
-def save_weights_atomically(model, path: str) -> None:
-    """``model``'s weights into ``path`` (``*.weights.h5``), whole or not at all."""
-    partial = path[:-len(".weights.h5")] + ".partial.weights.h5"
-    model.save_weights(partial)
-    os.replace(partial, path)
-
-
-def copy_atomically(source: str, path: str) -> None:
-    partial = path[:-len(".weights.h5")] + ".partial.weights.h5"
-    shutil.copyfile(source, partial)
-    os.replace(partial, path)
-
-
-def best_weights(model, folder: str) -> list:
-    """The weights of ``folder``'s best checkpoint (as ``model.get_weights`` gives them), and
-    ``model`` left with its last one.
-
-    A checkpoint holds the optimizer's variables too (Adam's moments, its step count): built
-    first, the optimizer takes them up, so the run goes on as if never stopped.  (One whose
-    variables differ, say with ``--mixed-precision`` given in one sitting only, starts
-    afresh; Keras warns.)
-    """
-    if not model.optimizer.built:
-        with model.distribute_strategy.scope():
-            model.optimizer.build(model.trainable_variables)
-    model.load_weights(os.path.join(folder, BEST_WEIGHTS))
-    best = model.get_weights()
-    model.load_weights(os.path.join(folder, LAST_WEIGHTS))
-    return best
-
-
-def carry_on(progress: dict, stopper, schedule, best: list):
-    """A callback that, once the others have reset themselves at the start of training, sets
-    early stopping (and the plateau schedule) where the unfinished run ``progress`` left them:
-    its best loss, epoch and weights, and the epochs waited since."""
-    import keras
-
-    state = progress["callbacks"]
-
-    class CarryOn(keras.callbacks.Callback):
-        def on_train_begin(self, logs=None):
-            stopper.best = progress["best_val_loss"]
-            stopper.best_epoch = progress["best_epoch"] - 1
-            stopper.best_weights = best
-            stopper.wait = state["stopper_wait"]
-            if isinstance(schedule, keras.callbacks.ReduceLROnPlateau):
-                schedule.best = state["plateau_best"]
-                schedule.wait = state["plateau_wait"]
-                schedule.cooldown_counter = state["plateau_cooldown"]
-
-    return CarryOn()
-
-
-def checkpoints(out: str, progress: dict | None, stopper, schedule, sitting: dict, initial_epoch: int,
-                write_now: bool = True):
-    """A callback that keeps ``checkpoints/`` of ``out`` after every epoch: the best epoch's
-    weights (by the validation loss) and, for a run with ``progress``, the last epoch's and
-    ``progress.json``, each written whole (beside, then renamed over the old one).
-
-    ``progress.json`` holds the run's spec (``progress`` as given, written at once when
-    ``write_now``, so a run killed in its first epoch is still recognised), the epochs done,
-    the seconds spent over all sittings, the best validation loss and its epoch, the
-    learning rate for the next epoch, the history so far, the sittings and the state of
-    early stopping and of the plateau schedule: what :func:`carry_on` needs to go on.
-    The weights are written before ``progress.json``: a run killed (SIGKILL) between the
-    two goes on from weights an epoch ahead of what ``progress.json`` counts.
-    """
-    import keras
-
-    folder = os.path.join(out, CHECKPOINTS)
-    if progress is not None:
-        progress = {"epochs_done": 0, "seconds": 0.0, "best_val_loss": None, "best_epoch": None,
-                    "history": {}, "sittings": [], "callbacks": {}, **progress}
-        # (copied: the caller's history stays the earlier sittings')
-        progress["history"] = {key: list(values) for key, values in progress["history"].items()}
-        progress["sittings"] = [*progress["sittings"], sitting_entry(initial_epoch, 0, 0)]
-        if write_now:
-            write_json(os.path.join(folder, PROGRESS_FILE), progress)
-    earlier_seconds = 0.0 if progress is None else progress["seconds"]
-    best = None if progress is None else progress["best_val_loss"]
-
-    class Checkpoints(keras.callbacks.Callback):
-        def on_train_begin(self, logs=None):
-            self.started = time.monotonic()
-
-        def on_epoch_end(self, epoch, logs=None):
-            # Ctrl-C or SIGTERM meanwhile waits: the epoch's files are written together.
-            with interrupts_deferred():
-                self.keep(epoch, logs or {})
-            sitting["epochs"] += 1
-
-        def keep(self, epoch, logs):
-            nonlocal best
-            loss = float(logs["val_loss"])
-            if progress is not None:
-                save_weights_atomically(self.model, os.path.join(folder, LAST_WEIGHTS))
-            if best is None or loss < best:
-                best = loss
-                save_weights_atomically(self.model, os.path.join(folder, BEST_WEIGHTS))
-                if progress is not None:
-                    progress.update(best_val_loss=loss, best_epoch=epoch + 1)
-            if progress is None:
-                return
-            seconds = time.monotonic() - self.started
-            for key, value in logs.items():
-                progress["history"].setdefault(key, []).append(float(value))
-            plateau = isinstance(schedule, keras.callbacks.ReduceLROnPlateau)
-            progress.update(
-                epochs_done=epoch + 1, seconds=round(earlier_seconds + seconds, 1),
-                learning_rate=float(keras.ops.convert_to_numpy(self.model.optimizer.learning_rate)),
-                callbacks={"stopper_wait": stopper.wait,
-                           **({"plateau_best": None if schedule.best is None else float(schedule.best),
-                               "plateau_wait": schedule.wait,
-                               "plateau_cooldown": schedule.cooldown_counter} if plateau else {})})
-            progress["sittings"][-1] = sitting_entry(initial_epoch, sitting["epochs"] + 1, seconds)
-            write_json(os.path.join(folder, PROGRESS_FILE), progress)
-
-    return Checkpoints()
-
-
-def learning_rate_schedule(limits: FitLimits, base: float):
-    """The callback that sets the learning rate (``limits.schedule``, from ``base``).
-
-    ``cosine`` gives epoch e (from 0) ``base · (1 + cos(π (e + ½) / epochs)) / 2``:
-    a run whose length is fixed in advance ends on small steps, which
-    settle the weights where a constant rate keeps them moving.
-    """
-    import math
-
-    import keras
-
-    if limits.schedule == "cosine":
-        return keras.callbacks.LearningRateScheduler(
-            lambda epoch: base * (1 + math.cos(math.pi * (epoch + 0.5) / limits.epochs)) / 2)
-    return keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
-                                             patience=max(1, limits.patience // 2), min_lr=1e-5, verbose=1)
-
-
-def wall_clock_budget(seconds: float):
-    """A callback that stops training once ``seconds`` of wall clock have passed (0: never).
-
-    Built here rather than at module level so importing this module (as the
-    command line does) does not import Keras.
-    """
-    import keras
-
-    class WallClockBudget(keras.callbacks.Callback):
-        spent = False
-
-        def on_train_begin(self, logs=None):
-            self.deadline = time.monotonic() + seconds if seconds > 0 else None
-
-        def on_train_batch_end(self, batch, logs=None):
-            if self.deadline is not None and time.monotonic() >= self.deadline:
-                self.spent = True
-                self.model.stop_training = True
-
-    return WallClockBudget()
-
-
-def progress_lines(seconds: float, clock=time.monotonic, out=None):
-    """A callback that prints the epoch, the batches done and the running loss every ``seconds``."""
-    import keras
-
-    class ProgressLines(keras.callbacks.Callback):
-        def on_epoch_begin(self, epoch, logs=None):
-            self.epoch = epoch + 1
-            self.epoch_started = self.last_line = clock()
-
-        def on_train_batch_end(self, batch, logs=None):
-            now = clock()
-            if now - self.last_line >= seconds:
-                self.last_line = now
-                loss = f", loss {logs['loss']:.4f}" if logs and "loss" in logs else ""
-                print(f"epoch {self.epoch}: {batch + 1} batches in {now - self.epoch_started:.0f} s{loss}",
-                      file=out or sys.stdout, flush=True)
-
-    return ProgressLines()

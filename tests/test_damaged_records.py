@@ -6,7 +6,7 @@ import shutil
 import keras
 import pytest
 
-from model import train
+from model import fit
 from model.shards import UnreadableShard, check_shards
 from pipeline.cli import main
 from pipeline.formats.records import SPLITS, read_spec
@@ -109,7 +109,7 @@ def interrupt_after_batches(monkeypatch, batches: int):
             if batch + 1 == batches:
                 raise KeyboardInterrupt
 
-    monkeypatch.setattr(train, "wall_clock_budget", lambda seconds: CtrlC())
+    monkeypatch.setattr(fit, "wall_clock_budget", lambda seconds: CtrlC())
 
 
 def test_an_interrupted_train_takes_back_what_it_wrote_and_only_that(toy, tmp_path, capsys, monkeypatch):

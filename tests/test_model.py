@@ -623,7 +623,7 @@ def test_the_options_in_use_leave_out_the_shape_option_the_architecture_ignores(
 def test_training_in_a_log_says_where_it_is_within_an_epoch():
     import io
 
-    from model.train import progress_lines
+    from model.fit import progress_lines
 
     now = [0.0]
     out = io.StringIO()

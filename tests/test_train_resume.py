@@ -14,7 +14,7 @@ import keras
 import numpy as np
 import pytest
 
-from model import train
+from model import checkpoints, fit
 from pipeline.cli import main
 from tests.test_model import PLANES, TOY_OPTIONS, write_toy_records
 
@@ -30,7 +30,7 @@ def data(tmp_path_factory):
 
 def interrupt_at_epoch(monkeypatch, epoch: int):
     """Ctrl-C pressed as epoch ``epoch`` (from 0) of the next train run begins: ``epoch`` epochs done."""
-    budget = train.wall_clock_budget
+    budget = fit.wall_clock_budget
 
     def with_ctrl_c(seconds):
         class CtrlC(type(budget(seconds))):
@@ -39,7 +39,7 @@ def interrupt_at_epoch(monkeypatch, epoch: int):
                     raise KeyboardInterrupt
         return CtrlC()
 
-    monkeypatch.setattr(train, "wall_clock_budget", with_ctrl_c)
+    monkeypatch.setattr(fit, "wall_clock_budget", with_ctrl_c)
 
 
 def read(path):
@@ -95,7 +95,7 @@ def test_a_run_interrupted_after_an_epoch_goes_on_in_place_to_the_end(data, tmp_
     assert int(keras.saving.load_model(out / "model.keras").optimizer.iterations.numpy()) == 5 * 7
     # finished: the progress gives way to model.json, and the folder is a finished run's
     assert sorted(os.listdir(out / "checkpoints")) == ["best.weights.h5"]
-    assert train.unfinished_run(str(out)) is None
+    assert checkpoints.unfinished_run(str(out)) is None
 
 
 def test_going_on_elsewhere_keeps_the_learning_rate_and_the_best_weights_of_the_whole_run(
@@ -145,14 +145,14 @@ def test_ctrl_c_in_the_first_epoch_takes_back_everything(data, tmp_path, capsys,
 
 def slow_train(args: list[str]) -> subprocess.Popen:
     """``tsumego train`` in another process, each batch made half a second long."""
-    code = ("import sys, time; from model import train; from pipeline.cli import main\n"
-            "budget = train.wall_clock_budget\n"
+    code = ("import sys, time; from model import fit; from pipeline.cli import main\n"
+            "budget = fit.wall_clock_budget\n"
             "def slow(seconds):\n"
             "    class Slow(type(budget(seconds))):\n"
             "        def on_train_batch_end(self, batch, logs=None):\n"
             "            time.sleep(0.5)\n"
             "    return Slow()\n"
-            "train.wall_clock_budget = slow\n"
+            "fit.wall_clock_budget = slow\n"
             "sys.exit(main(sys.argv[1:]))\n")
     return subprocess.Popen([sys.executable, "-c", code, "train", *args], cwd=ROOT, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -209,8 +209,8 @@ def test_sigterm_while_an_epoch_is_being_kept_waits_until_its_files_are_written(
         pytest.skip("SIGTERM is handled by someone else here")
     reached = []
     with pytest.raises(KeyboardInterrupt):
-        with train.terminate_as_interrupt():
-            with train.interrupts_deferred():
+        with checkpoints.terminate_as_interrupt():
+            with checkpoints.interrupts_deferred():
                 os.kill(os.getpid(), signal.SIGTERM)
                 time.sleep(0.1)   # where the handler would run
                 reached.append("written")
