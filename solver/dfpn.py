@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from .jit import inline_kernel, kernel
-from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
+from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_PRIOR,
                       C_SCORES, C_TAGS, C_TARGET, CAPTURES_TARGET, generate_moves, play_move,
                       sort_moves, target_lives, undo_move)
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
@@ -55,6 +55,12 @@ LARGE = INFINITE - 1
 # fewest nodes of the costs tried from 16 to 16384 on the reference problems
 # (measured: RESULTS.md, "df-pn: the rank cost of a fresh child").
 RANK_COST = np.int64(1024)
+# A guided solve (movegen.C_PRIOR) discounts that rank cost by the move's prior q:
+# delta = 1 + RANK_COST * rank * (1 - q), so a move the network finds likely is
+# expanded sooner even when the order puts it second or third.  Still only the
+# numbers a fresh child starts with: proofs and disproofs are as exact as before.
+# (Also adding the prior to the child's phi, up to 64 times q, changed nothing
+# measurable: docs/solver.md, "Guided search".)
 # 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR.
 EPSILON_DIVISOR = 4
 # scratch[depth, child, :] fields: the child's numbers, whether it is solved,
@@ -159,6 +165,7 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
     counters = context[C_COUNTERS]
     position = context[C_HASH][0]
     mover_defends = context[C_CELLS][context[C_TARGET]] == color
+    prior = context[C_PRIOR][color]
     opp = 3 - color
     row = scratch[depth]
     path[depth] = position
@@ -189,6 +196,8 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
         else:
             row[i, S_PHI] = 1
             row[i, S_DELTA] = 1 + RANK_COST * i
+            if moves[i] != PASS and prior[moves[i]] > 0.0:
+                row[i, S_DELTA] = 1 + np.int64(RANK_COST * i * (1.0 - prior[moves[i]]))
             row[i, S_REPD] = cycle
             row[i, S_ON_PATH_KEY] = 1 if cycle < INF_DEPTH else 0
 

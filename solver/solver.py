@@ -94,6 +94,8 @@ class Solver:
         in_area = np.zeros(b.cells.size, dtype=np.uint8)
         in_area[points] = 1
         in_area[[b.point(x, y) for x, y in b.block(*problem.target)]] = 1
+        # the move prior of a guided solve (movegen.C_PRIOR): [colour, cell], zero when unguided
+        self.prior = np.zeros((3, b.cells.size), dtype=np.float64)
         self.context = (
             b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
             points, self.target,
@@ -108,6 +110,7 @@ class Solver:
             np.zeros(b.cells.size, dtype=np.int32),       # static life: block labels
             np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks bordering each region
             np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks each region is vital to
+            self.prior,
         )
 
     @property
@@ -136,7 +139,15 @@ class Solver:
         return self.board.cells[self.target] == EMPTY
 
     def solve(self, to_play: int, ko_master: str = "attacker", algo: str = "dfs",
-              max_nodes: int = 0) -> Verdict:
+              max_nodes: int = 0, guide=None) -> Verdict:
+        """Solve the current position with ``to_play`` moving first.
+
+        ``guide`` (e.g. :class:`model.guide.Guide`), when given, orders the moves: its
+        ``fill(solver, prior)`` writes into ``prior`` (float64 ``[3, cells]``, zeros) each
+        colour's probabilities of the area's moves in this position, which the move
+        ordering adds to the heuristic (``movegen.PRIOR_WEIGHT``) for the whole search.
+        The order changes, the verdict never does; the time to fill counts in ``seconds``.
+        """
         if algo not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {ALGORITHMS}, not {algo!r}")
         if self.target_captured():
@@ -147,14 +158,21 @@ class Solver:
         path[:depth] = self.history[:path.size]
         table = self.tables[algo]
         started = time.perf_counter()
-        if algo == "dfs":
-            result = self.run_search(table, max_nodes, lambda: dfs.search(
-                self.context, table.keys, table.values, table.work, to_play, km, depth))
-        else:
-            # the same product numpy's uint64 would give, wrapped without its overflow warning
-            salt = np.uint64(0x5851F42D4C957F2D * (self.solves + 1) % 2**64)
-            result = self.run_search(table, max_nodes, lambda: dfpn.solve(
-                self.context, table.keys, table.values, table.work, self.dfpn_scratch, salt, to_play, km, depth))
+        try:
+            if guide is not None:
+                guide.fill(self, self.prior)
+            if algo == "dfs":
+                result = self.run_search(table, max_nodes, lambda: dfs.search(
+                    self.context, table.keys, table.values, table.work, to_play, km, depth))
+            else:
+                # the same product numpy's uint64 would give, wrapped without its overflow warning
+                salt = np.uint64(0x5851F42D4C957F2D * (self.solves + 1) % 2**64)
+                result = self.run_search(table, max_nodes, lambda: dfpn.solve(
+                    self.context, table.keys, table.values, table.work, self.dfpn_scratch, salt, to_play, km,
+                    depth))
+        finally:
+            # the prior belongs to this solve's root: no later search (or line) may read it
+            self.prior[:] = 0.0
         seconds = time.perf_counter() - started
         self.solves += 1
         nodes = int(self.counters[NODES])

@@ -1,0 +1,114 @@
+"""The network as the solver's guide: a prior over the search area's moves.
+
+A :class:`Guide` wraps a packed network (:class:`model.numpy_net.NumpyNet`).  For
+a :class:`solver.Solver`'s current position and a side moving first it cuts the
+windows of the target block (``pipeline.planes.windows``), reads the network's
+``move`` head (a softmax over the 121 points of each window: the side's winning
+move) and averages the windows on the board, exactly as ``tsumego eval`` does
+(:func:`model.evaluate.on_board`).  The planes say who moves first
+(``attacker_first`` / ``defender_first``), so each side is one evaluation.
+
+:meth:`Guide.fill` is what ``Solver.solve(..., guide=...)`` calls: it writes,
+for Black and for White, the averaged probability of every empty point of the
+search area, renormalised to sum to 1 over those points, into the solver's prior
+array (``[colour, cell]``); the move ordering adds it to each move's heuristic
+score (``solver.movegen.PRIOR_WEIGHT``).  Ordering only: the search stays
+exact, so a guided verdict is the unguided one.
+
+Evaluations are cached by (board size, target, position hash, side), so a
+solver walking a problem's tree (or a bench solving the same root twice) pays
+once a position.  ``evaluations``, ``seconds`` and ``hits`` count the cost.
+The solver itself imports nothing from here: any object with ``fill`` will do.
+"""
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from types import SimpleNamespace
+
+import numpy as np
+
+from model.evaluate import on_board
+from model.numpy_net import NumpyNet
+from pipeline.formats.records import WINDOW, plane_indices
+from pipeline.planes import PLANE_GROUPS, plane_names
+from pipeline.planes.windows import subproblem_windows
+from solver.board import BLACK, EMPTY, WHITE
+
+# positions kept in the cache (each a size×size float64 board, both sides apart)
+CACHE_POSITIONS = 4096
+
+
+class Guide:
+    """Move priors from a packed network, cached by position and side."""
+
+    def __init__(self, net: NumpyNet, source: str = "", cache_positions: int = CACHE_POSITIONS):
+        self.net = net
+        self.source = source
+        # only the plane groups the network reads are computed, in the records' order
+        self.groups = [g for g in PLANE_GROUPS if any(name in net.planes for name in g.planes)]
+        self.columns = plane_indices(plane_names(self.groups), net.planes)
+        self.cache: OrderedDict = OrderedDict()
+        self.cache_positions = cache_positions
+        self.evaluations = 0     # network evaluations (cache misses)
+        self.seconds = 0.0       # spent on them: planes, windows and the forward pass
+        self.hits = 0
+
+    @classmethod
+    def load(cls, path: str) -> "Guide":
+        """The guide of a packed file (``.tsq``) or a model folder (its ``model-5bit.tsq``)."""
+        from model.shipped import packed_file
+
+        if path is None:
+            raise ValueError("a guide needs a packed network: a .tsq file or a model folder")
+        packed = packed_file(path)
+        return cls(NumpyNet.load(packed), source=packed)
+
+    def move_probabilities(self, stones: np.ndarray, target: tuple[int, int], to_play: int) -> np.ndarray:
+        """float64 ``[y, x]``: the move head averaged over the target block's windows (as
+        ``tsumego eval`` ranks moves), ``to_play`` moving first; not cached."""
+        started = time.perf_counter()
+        sub = SimpleNamespace(stones=stones, target=target, to_play=to_play)
+        windows, _ = subproblem_windows(sub, self.groups)
+        _, move_probs = self.net.evaluate(windows[..., self.columns])
+        board, _ = on_board(sub, move_probs.reshape(-1, WINDOW, WINDOW))
+        board /= len(move_probs)
+        self.evaluations += 1
+        self.seconds += time.perf_counter() - started
+        return board
+
+    def board_prior(self, solver, to_play: int) -> np.ndarray:
+        """:meth:`move_probabilities` of the solver's current position, through the cache."""
+        board = solver.board
+        key = (board.size, solver.problem.target, int(board.hash[0]), int(to_play))
+        cached = self.cache.get(key)
+        if cached is not None:
+            self.hits += 1
+            self.cache.move_to_end(key)
+            return cached
+        probabilities = self.move_probabilities(board.to_array(), solver.problem.target, to_play)
+        self.cache[key] = probabilities
+        if len(self.cache) > self.cache_positions:
+            self.cache.popitem(last=False)
+        return probabilities
+
+    def area_prior(self, solver, to_play: int) -> np.ndarray:
+        """float64, one value per point of ``solver.area.points``: the probability of each
+        empty one, renormalised to sum to 1 over them (0 on stones; all 0 if no window
+        reaches an empty point of the area)."""
+        board = self.board_prior(solver, to_play)
+        xs, ys = np.array(solver.area.points, dtype=np.int64).reshape(-1, 2).T
+        values = board[ys, xs] * (solver.board.cells[solver.area_cells] == EMPTY)
+        total = values.sum()
+        return values / total if total > 0 else values
+
+    def fill(self, solver, prior: np.ndarray) -> None:
+        """Write both colours' area priors into ``prior`` (``[colour, cell]``, cleared first)."""
+        prior[:] = 0.0
+        for color in (BLACK, WHITE):
+            prior[color, solver.area_cells] = self.area_prior(solver, color)
+
+    def stats(self) -> dict:
+        """What the guide cost so far: evaluations, cache hits, seconds, ms per evaluation."""
+        return {"evaluations": self.evaluations, "hits": self.hits, "seconds": round(self.seconds, 6),
+                "ms_per_evaluation": round(1000 * self.seconds / self.evaluations, 3) if self.evaluations else None}

@@ -1,0 +1,283 @@
+"""The network guiding the solver (``model.guide``): other node counts, never other verdicts.
+
+The network here is a tiny dense one with random weights, packed to a file in
+the test's folder: its prior is as good as noise, which is what the exactness
+checks want (any prior at all must leave every verdict as it was).  The
+reference problems are the repository's own (``sgf-problems/``) and, when they
+are beside the repository, a sample of ``../shared/sgf-problems``.
+"""
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from model.evaluate import evaluate_position
+from model.guide import Guide
+from model.network import layer_names
+from model.numpy_net import NumpyNet
+from model.packed import FLOAT_BITS
+from model.quantize import pack
+from pipeline.cli import main
+from pipeline.formats.records import MOVES, WINDOW
+from pipeline.planes import plane_names
+from solver import Solver, load_problem
+from solver.board import BLACK, EMPTY, WHITE
+from solver.movegen import HINT, PRIOR_WEIGHT
+
+OWN_PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems"
+OWN_FILES = sorted(OWN_PROBLEMS.rglob("*.sgf"))
+# the shared sample: problems DFS settles in fewer nodes than this, PL first
+SHARED_SAMPLE_NODES = 20_000
+BUDGET = 5_000_000
+WIDTH = 16
+
+
+def tiny_tensors(seed: int = 7) -> list[tuple[str, np.ndarray]]:
+    """Random weights for a dense network over every plane, one block of WIDTH units."""
+    rng = np.random.default_rng(seed)
+    inputs = WINDOW * WINDOW * len(plane_names())
+    shapes = {"align": (inputs, WIDTH), "block0_a": (WIDTH, WIDTH), "block0_b": (WIDTH, WIDTH),
+              "safe": (WIDTH, 1), "move": (WIDTH, MOVES)}
+    tensors = []
+    for name in layer_names(1, "dense"):
+        kernel = rng.normal(0, 1.0 / np.sqrt(shapes[name][0]), shapes[name]).astype(np.float32)
+        tensors += [(f"{name}/kernel", kernel * (4.0 if name == "move" else 1.0)),
+                    (f"{name}/bias", np.zeros(shapes[name][1], np.float32))]
+    return tensors
+
+
+@pytest.fixture(scope="module")
+def net_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("guide") / "tiny.tsq"
+    meta = {"planes": plane_names(), "window": WINDOW, "architecture": "dense", "blocks": 1, "width": WIDTH}
+    path.write_bytes(pack(tiny_tensors(), FLOAT_BITS, meta))
+    return path
+
+
+@pytest.fixture
+def guide(net_file):
+    return Guide.load(str(net_file))
+
+
+def own_problems():
+    return [load_problem(path) for path in OWN_FILES]
+
+
+class ZeroGuide:
+    """A guide whose prior is zero everywhere: the search must be the unguided one."""
+
+    def fill(self, solver, prior):
+        prior[:] = 0.0
+
+
+class WorstGuide:
+    """A guide that puts all its weight on the move the heuristics like least, for both sides."""
+
+    def fill(self, solver, prior):
+        prior[:] = 0.0
+        empty = solver.area_cells[solver.board.cells[solver.area_cells] == EMPTY]
+        if empty.size:
+            prior[BLACK, empty[-1]] = prior[WHITE, empty[0]] = 1.0
+
+
+def test_the_prior_sits_below_a_hint():
+    # the heuristic part stays within 0.875 either way; a hint adds HINT
+    assert PRIOR_WEIGHT * 1.0 + 0.875 < HINT - 0.875
+
+
+def test_the_prior_sums_to_one_over_the_empty_points_of_the_area(guide):
+    problem = load_problem(OWN_FILES[0])
+    solver = Solver(problem)
+    prior = np.zeros_like(solver.prior)
+    guide.fill(solver, prior)
+    empty = solver.board.cells[solver.area_cells] == EMPTY
+    for color in (BLACK, WHITE):
+        values = prior[color, solver.area_cells]
+        assert values.sum() == pytest.approx(1.0)
+        assert (values >= 0).all() and not values[~empty].any()
+        # nothing outside the area
+        assert np.count_nonzero(prior[color]) == np.count_nonzero(values)
+    assert not prior[EMPTY].any()
+    # the two sides are two evaluations (the planes say who moves first)
+    assert not np.allclose(prior[BLACK], prior[WHITE])
+
+
+def test_the_guide_ranks_moves_as_eval_does(guide):
+    problem = load_problem(OWN_FILES[0])
+    solver = Solver(problem)
+    verdict = evaluate_position(guide.net, problem, top=3)
+    board = guide.board_prior(solver, problem.to_play)
+    board[problem.stones != EMPTY] = -1
+    for (x, y), p in verdict.moves:
+        assert board[y, x] == pytest.approx(p, rel=1e-5)
+    x, y = verdict.moves[0][0]
+    assert board[y, x] == board.max()
+
+
+def test_the_cache_holds_each_position_and_side_once(guide):
+    solver = Solver(load_problem(OWN_FILES[0]))
+    prior = np.zeros_like(solver.prior)
+    guide.fill(solver, prior)
+    assert (guide.evaluations, guide.hits) == (2, 0)
+    first = prior.copy()
+    guide.fill(solver, prior)
+    assert (guide.evaluations, guide.hits) == (2, 2)
+    assert np.array_equal(prior, first)
+    x, y = solver.moves()[0]
+    assert solver.play(x, y, solver.problem.attacker)
+    guide.fill(solver, prior)
+    assert guide.evaluations == 4
+    solver.take_back()
+    guide.fill(solver, prior)
+    assert (guide.evaluations, guide.hits) == (4, 4)
+    assert np.array_equal(prior, first)
+    # a cached answer is the answer: evaluated afresh it is the same
+    fresh = Guide(NumpyNet.load(guide.source))
+    fresh.fill(solver, prior)
+    assert np.array_equal(prior, first)
+
+
+def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide):
+    problem = load_problem(OWN_FILES[0])
+    for algo in ("dfs", "dfpn"):
+        plain = Solver(problem).solve(problem.to_play, algo=algo)
+        zero = Solver(problem).solve(problem.to_play, algo=algo, guide=ZeroGuide())
+        assert (zero.winner, zero.move, zero.nodes) == (plain.winner, plain.move, plain.nodes)
+        solver = Solver(problem)
+        solver.solve(problem.to_play, algo=algo, guide=guide)
+        assert not solver.prior.any()
+        again = Solver(problem).solve(problem.to_play, algo=algo)
+        assert (again.winner, again.move, again.nodes) == (plain.winner, plain.move, plain.nodes)
+
+
+# Unguided node counts measured before the guide existed: (problem, colour first, algorithm) → nodes.
+UNGUIDED_NODES = {
+    ("cc1/900.sgf", BLACK, "dfs"): 3958, ("cc1/900.sgf", BLACK, "dfpn"): 5396,
+    ("gop/10963.sgf", WHITE, "dfs"): 3750, ("gop/10963.sgf", WHITE, "dfpn"): 8154,
+    ("gop/13419.sgf", BLACK, "dfs"): 8057, ("gop/13419.sgf", BLACK, "dfpn"): 10653,
+}
+
+
+def test_unguided_node_counts_are_those_from_before_the_guide(shared_problems):
+    by_name = {"/".join(Path(p.source).parts[-2:]): p for p in shared_problems}
+    for (name, to_play, algo), nodes in UNGUIDED_NODES.items():
+        if name not in by_name:
+            pytest.skip(f"{name} is not in the reference corpus")
+        assert Solver(by_name[name]).solve(to_play, algo=algo).nodes == nodes, (name, to_play, algo)
+
+
+def _same_verdicts(problems, guides, sides=("pl", "other"), algos=("dfs", "dfpn")):
+    """Every problem, side and algorithm: each guide's verdict is the unguided one.  Returns
+    the total nodes unguided and per guide."""
+    totals = [0] * (len(guides) + 1)
+    for problem in problems:
+        for side in sides:
+            to_play = problem.to_play if side == "pl" else 3 - problem.to_play
+            for algo in algos:
+                plain = Solver(problem).solve(to_play, algo=algo, max_nodes=BUDGET)
+                assert plain.winner is not None, (problem.source, to_play, algo)
+                totals[0] += plain.nodes
+                for k, guide in enumerate(guides, 1):
+                    guided = Solver(problem).solve(to_play, algo=algo, max_nodes=BUDGET, guide=guide)
+                    case = (problem.source, to_play, algo, type(guide).__name__)
+                    assert guided.winner == plain.winner, case
+                    # the losing side has no move; a winner's move may differ, but it wins
+                    assert (guided.move is None) == (plain.move is None), case
+                    totals[k] += guided.nodes
+    return totals
+
+
+def test_guided_and_unguided_agree_on_the_own_problems(guide):
+    totals = _same_verdicts(own_problems(), [guide])
+    # a noisy prior reorders the moves: the node counts differ, the verdicts do not
+    assert totals[1] != totals[0]
+
+
+def test_dfpn_agrees_whatever_the_order(guide):
+    """df-pn keeps its verdicts under a spiteful order too (all the weight on the move the
+    heuristics like least)."""
+    totals = _same_verdicts(own_problems(), [WorstGuide()], algos=("dfpn",))
+    assert totals[1] != totals[0]
+
+
+# A position where DFS's verdict depends on the move order (found by WorstGuide and by
+# random priors; df-pn agrees with unguided DFS in every order): side-ten-ko after
+# W bg, B bh, W ah, Black to play.  Unguided DFS and df-pn say White wins (the attacker
+# is ko master); DFS in the order below says Black.  A table entry stored as exact
+# (path-independent) there is wrong: four plies down, White to play, it says White
+# loses where a fresh solve finds White's winning move (bd).  Not a fault of the guide,
+# which only orders moves, but a guide exposes it; the fix belongs to solver/dfs.py's
+# reliance bookkeeping (DFS is not as strict as df-pn about passes, dfpn.py's docstring).
+KO_ORDER_LINE = [((1, 6), WHITE), ((1, 7), BLACK), ((0, 7), WHITE)]
+KO_ORDER = {BLACK: [(1, 3), (2, 6), (1, 4), (0, 6), (0, 5), (0, 4), (0, 3)],
+            WHITE: [(1, 4), (0, 5), (2, 6), (0, 4), (0, 3), (0, 6), (1, 3)]}
+
+
+class OrderGuide:
+    """A guide that ranks the moves of KO_ORDER first to last."""
+
+    def fill(self, solver, prior):
+        prior[:] = 0.0
+        for color, moves in KO_ORDER.items():
+            for rank, (x, y) in enumerate(moves):
+                prior[color, solver.board.point(x, y)] = 1.0 - rank / 8
+
+
+def _ko_order_verdicts(algo: str) -> tuple:
+    problem = load_problem(OWN_PROBLEMS / "ko" / "side-ten-ko.sgf")
+
+    def position():
+        solver = Solver(problem)
+        for (x, y), color in KO_ORDER_LINE:
+            assert solver.play(x, y, color)
+        return solver
+
+    return position().solve(BLACK, algo=algo).winner, position().solve(BLACK, algo=algo, guide=OrderGuide()).winner
+
+
+def test_dfpn_in_the_ko_order():
+    assert _ko_order_verdicts("dfpn") == (WHITE, WHITE)
+
+
+@pytest.mark.xfail(strict=True, reason="DFS's verdict depends on the move order in this ko "
+                                       "(a solver bug a guide exposes; see KO_ORDER_LINE)")
+def test_dfs_in_the_ko_order():
+    assert _ko_order_verdicts("dfs") == (WHITE, WHITE)
+
+
+def test_guided_and_unguided_agree_on_the_shared_sample(guide, shared_problems):
+    sample = [p for p in shared_problems
+              if Solver(p).solve(p.to_play, max_nodes=SHARED_SAMPLE_NODES).winner is not None]
+    assert len(sample) >= 30
+    _same_verdicts(sample, [guide])
+
+
+def test_guided_moves_win(guide):
+    """A winning move found guided wins: DFS, unguided, finds the opponent lost after it."""
+    for problem in own_problems():
+        for algo in ("dfs", "dfpn"):
+            verdict = Solver(problem).solve(problem.to_play, algo=algo, guide=guide)
+            if verdict.winner != problem.to_play or verdict.move == "pass":
+                continue
+            solver = Solver(problem)
+            assert solver.play(*verdict.move, problem.to_play)
+            if not solver.target_captured():
+                assert solver.solve(3 - problem.to_play).winner == problem.to_play, (problem.source, algo)
+
+
+def test_solve_takes_a_guide_on_the_command_line(net_file, capsys):
+    path = str(OWN_FILES[0])
+    assert main(["solve", "--json", path]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["guide"] is None
+    assert main(["solve", "--json", "--guide", str(net_file), path]) == 0
+    guided = json.loads(capsys.readouterr().out)
+    assert guided["guide"] == str(net_file) and guided["status"] == plain["status"]
+    assert main(["solve", "--json", "--no-guide", path]) == 0
+    assert json.loads(capsys.readouterr().out)["nodes"] == plain["nodes"]
+    with pytest.raises(SystemExit):
+        main(["solve", "--guide", str(net_file), "--no-guide", path])
+    capsys.readouterr()
+    assert main(["solve", "--guide", str(net_file.parent / "missing.tsq"), path]) != 0
+    assert "cannot load the network" in capsys.readouterr().err
