@@ -134,14 +134,14 @@ enclose: $(STAMP)
 # The shipped network (model/networks/$(NETWORK)), reproduced from the shared data:
 # the published problems of $(SHARED)/sgf-open enclosed, their trees capped at
 # $(MAX_SUBPROBLEMS) nodes a side, the features split by problem ($(NETWORK_TEST) of
-# them kept for early stopping), a conv network trained $(NETWORK_MINUTES) minutes,
+# them kept for early stopping), a conv network (48 planes, 3 blocks) trained $(NETWORK_MINUTES) minutes,
 # packed at $(BITS) bits and copied to $(NETWORK_DIR).  Each step resumes or skips
 # what an earlier run finished, and an interrupted training goes on from its checkpoint.
 SHARED ?= ../shared
 NETWORK ?= conv-books
 NETWORK_DIR ?= model/networks/$(NETWORK)
 NETWORK_OUT ?= $(OUT)/network
-NETWORK_MINUTES ?= 60
+NETWORK_MINUTES ?= 50
 NETWORK_TEST ?= 0.1
 MAX_SUBPROBLEMS ?= 100
 network: $(STAMP)
@@ -152,9 +152,10 @@ network: $(STAMP)
 	    --subproblems $(NETWORK_OUT)/solve-all/subproblems --out $(NETWORK_OUT)/tfrecords \
 	    --test-fraction $(NETWORK_TEST) --seed $(SEED) $(BEAM)
 	test -f $(NETWORK_OUT)/model/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
-	    --out $(NETWORK_OUT)/model --architecture conv --minutes $(NETWORK_MINUTES) --seed $(SEED) \
+	    --out $(NETWORK_OUT)/model --architecture conv --channels 48 --blocks 3 --schedule cosine --epochs 16 \
+	    --minutes $(NETWORK_MINUTES) --seed $(SEED) \
 	    $(if $(wildcard $(NETWORK_OUT)/model/checkpoints/progress.json),--resume $(NETWORK_OUT)/model)
-	$(BIN)/tsumego quantize --model $(NETWORK_OUT)/model --bits $(BITS)
+	$(BIN)/tsumego quantize --model $(NETWORK_OUT)/model --bits $(BITS) --no-table
 	mkdir -p $(NETWORK_DIR)
 	cp $(NETWORK_OUT)/model/model-$(BITS)bit.tsq $(NETWORK_OUT)/model/model.json $(NETWORK_DIR)/
 
