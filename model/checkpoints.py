@@ -25,6 +25,9 @@ import signal
 import threading
 import time
 
+# The finished run's spec (planes, options, seed, data, epochs), written by tsumego train
+# and read by whatever uses its network.
+MODEL_SPEC = "model.json"
 CHECKPOINTS = "checkpoints"
 # In CHECKPOINTS: the best epoch's weights, the last epoch's, and the unfinished run's state.
 BEST_WEIGHTS = "best.weights.h5"
@@ -36,6 +39,12 @@ KEPT_WHEN_INTERRUPTED = (CHECKPOINTS, "logs")
 RUN_SETTINGS = ("seed", "batch_size", "epochs", "patience", "schedule")
 
 
+def read_model_spec(model_dir: str) -> dict:
+    """The ``model.json`` of a finished run in ``model_dir``."""
+    with open(os.path.join(model_dir, MODEL_SPEC)) as f:
+        return json.load(f)
+
+
 def unfinished_run(folder: str) -> dict | None:
     """The ``checkpoints/progress.json`` of the run in ``folder`` that did not finish, or None
     when ``folder`` holds none (no such file, or the run that wrote ``model.json`` is the one
@@ -43,8 +52,6 @@ def unfinished_run(folder: str) -> dict | None:
 
     Raises ValueError (or OSError) when the file cannot be read.
     """
-    from model.train import read_model_spec   # (here: model.train imports this module)
-
     path = os.path.join(folder, CHECKPOINTS, PROGRESS_FILE)
     if not os.path.exists(path):
         return None

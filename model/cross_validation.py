@@ -40,8 +40,8 @@ import numpy as np
 from model.folds import (BALANCES, assign_folds, cached_problem_counts, extra_problem_overlap,
                          problem_weights)
 from model.network import options_in_use
-from model.train import (MODEL_SPEC, add_training_arguments, chosen_planes, network_options,
-                         without_idle_end_state_head)
+from model.checkpoints import MODEL_SPEC
+from model.train import add_training_arguments, chosen_planes, network_options, without_idle_end_state_head
 from pipeline.errors import CommandError
 from pipeline.markdown import markdown_table
 from pipeline.paths import check_output_folder
@@ -144,7 +144,7 @@ def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of
     from model.keras_net import KerasNet
     from model.predictions import predict_split
     from model.fit import MODEL_FILE
-    from model.train import read_model_spec
+    from model.checkpoints import read_model_spec
     from pipeline.formats.records import SPLITS
 
     validation_fold = (fold + 1) % args.folds

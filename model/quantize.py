@@ -210,7 +210,7 @@ def run(args) -> int:
 
     from model.shards import UnreadableShard, check_shards
     from model.fit import MODEL_FILE
-    from model.train import read_model_spec
+    from model.checkpoints import read_model_spec
     from pipeline.formats.records import read_spec
 
     table_schemes = [scheme for scheme in args.table_schemes.split(",") if scheme]

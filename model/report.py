@@ -41,7 +41,7 @@ import numpy as np
 from model.packed import FLOAT_BITS, packed_path
 from model.quantize import BITS_TABLE, DEFAULT_BITS, SCHEMES
 from model.fit import HISTORY_FILE
-from model.train import read_model_spec
+from model.checkpoints import read_model_spec
 from pipeline.errors import CommandError
 from pipeline.formats.records import SPLITS
 from pipeline.markdown import markdown_table

@@ -49,13 +49,12 @@ an unfinished run and how a run goes on with them, :mod:`model.checkpoints`'.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import uuid
 
-from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, PROGRESS_FILE, continue_settings,
-                               interrupted_advice, resumable, same_folder, terminate_as_interrupt,
-                               unfinished_run, write_json)
+from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, MODEL_SPEC, PROGRESS_FILE,
+                               continue_settings, interrupted_advice, read_model_spec, resumable,
+                               same_folder, terminate_as_interrupt, unfinished_run, write_json)
 from model.fit import MODEL_FILE, SCHEDULES, FitLimits, fit
 from model.network import ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions
 from pipeline.errors import CommandError
@@ -65,7 +64,6 @@ from pipeline.paths import check_output_folder
 # on unseen problems (model/network.py).
 CONV_BLOCKS = 2
 
-MODEL_SPEC = "model.json"
 
 
 def register(commands) -> None:
@@ -169,11 +167,6 @@ def chosen_planes(available: list[str], without: str) -> list[str]:
     if not planes:
         raise ValueError("--without leaves no plane to train on")
     return planes
-
-
-def read_model_spec(model_dir: str) -> dict:
-    with open(os.path.join(model_dir, MODEL_SPEC)) as f:
-        return json.load(f)
 
 
 def run(args) -> int:
