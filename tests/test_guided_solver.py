@@ -281,3 +281,18 @@ def test_solve_takes_a_guide_on_the_command_line(net_file, capsys):
     capsys.readouterr()
     assert main(["solve", "--guide", str(net_file.parent / "missing.tsq"), path]) != 0
     assert "cannot load the network" in capsys.readouterr().err
+
+
+def test_enclose_reads_the_same_question_with_a_guide(guide):
+    """enclose with a guide: the same outcome, target, goal and winning moves on every open-board
+    test position (the guide changes only the order of the solver's moves)."""
+    from pipeline.enclose.outcome import enclose_file
+    from tests.test_enclose import EXPECTED, MAX_NODES, OPEN
+
+    for name in EXPECTED:
+        data = (OPEN / f"{name}.sgf").read_bytes()
+        plain, guided = (enclose_file(data, name, name, MAX_NODES, 40, guide=used).record
+                         for used in (None, guide))
+        assert {key: guided.get(key) for key in ("outcome", "target", "goal", "winning")} == \
+               {key: plain.get(key) for key in ("outcome", "target", "goal", "winning")}, name
+    assert guide.evaluations > 0

@@ -84,8 +84,10 @@ def enclosed_sgf(problem: OpenProblem, reading: question.Reading, problem_id: st
     return game_tree([root], [game_tree([node([(letter, [sgf_point(*place(m))])])]) for m in moves]) + "\n"
 
 
-def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_area: int) -> Enclosed:
-    """The outcome for one file; never raises for a fault of the file."""
+def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_area: int,
+                 guide=None) -> Enclosed:
+    """The outcome for one file; never raises for a fault of the file.  ``guide`` orders the
+    solver's moves (:func:`pipeline.enclose.question.read`)."""
     started = time.perf_counter()
     record = {"problem": problem_id, "file": source}
     try:
@@ -94,7 +96,8 @@ def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_
         record.update(outcome="bad-input", reason=reason_of(exc),
                       seconds=round(time.perf_counter() - started, 3))
         return Enclosed(record, None)
-    readings = question.read(problem.stones, problem.to_play, problem.book, source, max_nodes, max_area)
+    readings = question.read(problem.stones, problem.to_play, problem.book, source, max_nodes, max_area,
+                             guide)
     outcome, reading, why = choose(readings)
     letter = color_letter(problem.to_play)
     record.update(outcome=outcome, to_play=letter)
