@@ -25,6 +25,8 @@ import signal
 import threading
 import time
 
+from pipeline.interrupts import raising_interrupt
+
 # The finished run's spec (planes, options, seed, data, epochs), written by tsumego train
 # and read by whatever uses its network.
 MODEL_SPEC = "model.json"
@@ -118,36 +120,11 @@ def continue_settings(args, progress: dict) -> None:
               f"left aside: {', '.join(overridden)}")
 
 
-@contextlib.contextmanager
 def terminate_as_interrupt():
     """Meanwhile, SIGTERM (a session ending, ``kill``) interrupts as Ctrl-C does, so the run
     keeps its checkpoints and says how to go on instead of dying mid-write.  Where SIGTERM is
     handled by someone else, or off the main thread, it stays as it is."""
-    if (threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL):
-        yield
-        return
-
-    def on_terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, on_terminate)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-
-
-def is_interrupt(exc: BaseException | None) -> bool:
-    """Whether ``exc`` is a KeyboardInterrupt (Ctrl-C, or SIGTERM in :func:`model.train.run`)
-    or was raised while handling one."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return False
+    return raising_interrupt(signal.SIGTERM, signal.SIG_DFL)
 
 
 @contextlib.contextmanager

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, KEPT_WHEN_INTERRUPTED, LAST_WEIGHTS,
                                PROGRESS_FILE, best_weights, carry_on, checkpoints, copy_atomically,
-                               is_interrupt, same_folder, sitting_entry)
+                               same_folder, sitting_entry)
+from pipeline.interrupts import interrupted
 
 MODEL_FILE = "model.keras"
 HISTORY_FILE = "history.json"
@@ -78,7 +79,7 @@ def fit(model, train, validation, out: str, limits: FitLimits, progress: dict | 
         return _fit(model, train, validation, out, limits, progress, weights_from, sitting)
     except BaseException as exc:
         kept = ()
-        if progress is not None and sitting["epochs"] > 0 and is_interrupt(exc):
+        if progress is not None and sitting["epochs"] > 0 and interrupted(exc):
             kept = tuple(os.path.join(out, name) for name in KEPT_WHEN_INTERRUPTED)
         for path in created:
             if (path == out and kept) or any(path == k or path.startswith(k + os.sep) for k in kept):

@@ -38,12 +38,12 @@ import json
 import logging
 import signal
 import sys
-import threading
 
 from model import cross_validation, evaluate, quantize, report, train
 from pipeline import corpus_stats, features, generate, quiet, solve_all, validate
 from pipeline.enclose import command as enclose
 from pipeline.errors import CommandError
+from pipeline.interrupts import interrupted, raising_interrupt
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
 from solver.problem import reason_of
 from solver.board import color_letter
@@ -193,33 +193,15 @@ def quiet_after_interrupt():
     unwinds through them: Beam logs the exception of the step it stopped,
     traceback and all, above the one line :func:`main` prints.
     """
-    if (quiet.verbose() or threading.current_thread() is not threading.main_thread()
-            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
-        yield   # where Ctrl-C is ignored or handled by someone else, it stays so
-        return
-
-    def on_interrupt(signum, frame):
-        logging.disable(logging.CRITICAL)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_interrupt)
-    try:
+    if quiet.verbose():
         yield
+        return
+    try:
+        with raising_interrupt(signal.SIGINT, signal.default_int_handler,
+                               before=lambda: logging.disable(logging.CRITICAL)):
+            yield
     finally:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
         logging.disable(logging.NOTSET)
-
-
-def interrupted(exc: BaseException) -> bool:
-    """Whether ``exc`` is Ctrl-C's KeyboardInterrupt or was raised while handling it: Beam
-    re-raises an interrupt met inside a step as a RuntimeError naming the step."""
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        if isinstance(exc, KeyboardInterrupt):
-            return True
-        seen.add(id(exc))
-        exc = exc.__cause__ or exc.__context__
-    return False
 
 
 if __name__ == "__main__":
