@@ -165,17 +165,22 @@ def same_folder(a: str, b: str) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
+def _beside(path: str) -> str:
+    """Where a ``*.weights.h5`` file is written before it is renamed over ``path`` (Keras
+    insists on the suffix)."""
+    return path[:-len(".weights.h5")] + ".partial.weights.h5"
+
+
 def save_weights_atomically(model, path: str) -> None:
     """``model``'s weights into ``path`` (``*.weights.h5``), whole or not at all."""
-    partial = path[:-len(".weights.h5")] + ".partial.weights.h5"
-    model.save_weights(partial)
-    os.replace(partial, path)
+    model.save_weights(_beside(path))
+    os.replace(_beside(path), path)
 
 
 def copy_atomically(source: str, path: str) -> None:
-    partial = path[:-len(".weights.h5")] + ".partial.weights.h5"
-    shutil.copyfile(source, partial)
-    os.replace(partial, path)
+    """``source`` copied to ``path`` (``*.weights.h5``), whole or not at all."""
+    shutil.copyfile(source, _beside(path))
+    os.replace(_beside(path), path)
 
 
 def best_weights(model, folder: str) -> list:
