@@ -1,7 +1,7 @@
 """The files of an unfinished ``tsumego train`` run, and how a run goes on with them.
 
-A run that trains for hours should survive the end of a working session (a
-Ctrl-C, the SIGTERM of a session ending): after every epoch
+A run that trains for hours should survive being stopped (Ctrl-C, the
+SIGTERM of a logout or of a job's time limit): after every epoch
 :func:`checkpoints` writes, into ``checkpoints/`` of the output folder, the
 best epoch's weights, the last epoch's and ``progress.json`` (the run's spec
 and where it stands: epochs, learning rate, early stopping, history,

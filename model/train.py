@@ -16,7 +16,7 @@ when the ``--minutes`` budget is spent; the best epoch's weights are kept.
 ``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so
 a network can be trained on in several sittings; ``model.json`` lists the
 earlier runs.  A run that did not finish (interrupted, or killed with the
-end of a working session) is gone on with instead: ``--resume`` of its folder
+end of a job's time limit) is gone on with instead: ``--resume`` of its folder
 (``--out`` usually the same) rebuilds its network, loads the last epoch's
 weights and continues its epochs, learning rate, early stopping and history
 (:func:`model.checkpoints.unfinished_run`).

@@ -1,4 +1,4 @@
-"""A train run survives the end of a working session: checkpoints after every epoch, kept when
+"""A train run survives a logout or the end of a job's time limit: checkpoints after every epoch, kept when
 the run is interrupted (Ctrl-C, SIGTERM) after one, and ``--resume`` of the folder goes on with
 the run.  The records are the toy set of ``test_model``, smaller."""
 import json
