@@ -19,13 +19,12 @@ already on the stack is always such a path node: reading the ancestor's numbers
 for it would make them depend on themselves, and they would creep up by one per
 visit around the cycle without ever settling.
 
-The bookkeeping is stricter than DFS's about passes, because df-pn visits nodes
-in a different order and would otherwise reuse results where they do not hold:
-a pass child's reliance counts like any other child's; a pass loop relies on
-the earlier pass (found on the stack), not just on its own parent; and a node
-reached by a pass has its own key, since its pass may end the ko master's
-threats (:func:`solver.rules.km_after_pass`) where the same position reached by
-a move would not.
+Passes are kept as DFS keeps them (:mod:`solver.dfs`): a pass child's
+reliance counts like any other child's, and a pass loop relies on the earlier
+pass (found on the stack), not just on its own parent.  A node reached by a
+pass always has its own key, since its pass may end the ko master's threats
+(:func:`solver.rules.km_after_pass`) where the same position reached by a
+move would not (DFS shares the key when it cannot; df-pn took more nodes so).
 
 Thresholds use the 1 + epsilon trick (Pawlewicz & Lew): the best child is
 searched until its number exceeds the second best by a factor, not by one, so
@@ -41,7 +40,8 @@ from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, 
                       C_SCORES, C_TAGS, C_TARGET, CAPTURES_TARGET, generate_moves, play_move,
                       sort_moves, target_lives, undo_move)
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
-from .table import ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, table_claim, table_slot
+from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, node_key_after, table_claim,
+                    table_slot)
 
 # A proof or disproof sets a number to INFINITE.  Sums of working numbers
 # count a shared subtree once per path into it and can grow exponentially with
@@ -72,15 +72,6 @@ SCRATCH_FIELDS = 7
 V_PHI, V_DELTA, V_MOVE, V_REPD = 0, 1, 2, 3
 VALUE_FIELDS = 4
 _PATH_MIX = np.uint64(0x9E3779B97F4A7C15)
-# Mixed into the key of a node reached by a pass: such a node's own pass may
-# end the ko master's threats (rules.km_after_pass), so it is another node.
-_AFTER_PASS = np.uint64(0xC2B2AE3D27D4EB4F)
-
-
-@inline_kernel
-def _key(position, color, km, after_pass):
-    key = node_key(position, color, km)
-    return key ^ _AFTER_PASS if after_pass else key
 
 
 @inline_kernel
@@ -179,7 +170,7 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
             tag = node_key(position, opp, row[i, S_KM])
             for t in range(counters[TAGS]):
                 looped = looped or tags[t] == tag
-        child_key = _key(hashes[i], opp, row[i, S_KM], moves[i] == PASS)
+        child_key = node_key_after(hashes[i], opp, row[i, S_KM], moves[i] == PASS)
         cycle = _stack_depth(stack, root, depth, child_key)
         row[i, S_CYCLE] = cycle
         if looped:
@@ -240,7 +231,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         return np.int64(1), np.int64(1), 0, NO_MOVE
     position = context[C_HASH][0]
     opp = 3 - color
-    key = _key(position, color, km, depth > 0 and context[C_PATH][depth - 1] == position)
+    key = node_key_after(position, color, km, depth > 0 and context[C_PATH][depth - 1] == position)
     path_key = key ^ signature
     known, _ = _lookup(keys, values, key, path_key, cycle)
     if known >= 0 and _is_solved(values, known):
@@ -283,7 +274,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         for i in range(n):
             if not first and row[i, S_SOLVED] == 0:
                 # a transposition met elsewhere may have moved its numbers on
-                child_key = _key(hashes[i], opp, row[i, S_KM], moves[i] == PASS)
+                child_key = node_key_after(hashes[i], opp, row[i, S_KM], moves[i] == PASS)
                 if row[i, S_ON_PATH_KEY]:
                     child_key ^= child_signature
                 s = _slot_of(keys, child_key)

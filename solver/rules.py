@@ -72,6 +72,22 @@ def repetition_depth(path, depth, position_hash):
 
 
 @kernel
+def pass_loop_depth(path, depth, position_hash):
+    """Reliance of a pass at ``depth`` that repeats an earlier pass situation.
+
+    The loop relies on the earlier pass: the smallest j with ``path[j]`` and
+    ``path[j + 1]`` both this position (node j passed) and the same side to
+    move (depth - j even); the result is j + 2, the depth + 1 of that pass's
+    child, as for a repetition of the child's position.  0 (relies on
+    everything) if none is found.
+    """
+    for j in range(depth % 2, depth - 1, 2):
+        if path[j] == position_hash and path[j + 1] == position_hash:
+            return j + 2
+    return 0
+
+
+@kernel
 def km_after_pass(path, depth, position_hash, color, km):
     """Two passes in a row void the ko master's threats if the mover is not the master."""
     if depth >= 1 and path[depth - 1] == position_hash and sign(color) * km < 0:

@@ -52,6 +52,19 @@ def node_key(position_hash, color, km):
     return key
 
 
+# Mixed into the key of a node reached by a pass: its mover's own pass may end
+# the ko master's threats (rules.km_after_pass) where the same position
+# reached by a move would not, so the two are different nodes.
+_AFTER_PASS = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
+@inline_kernel
+def node_key_after(position_hash, color, km, after_pass):
+    """:func:`node_key`, told apart for a node reached by a pass if ``after_pass``."""
+    key = node_key(position_hash, color, km)
+    return key ^ _AFTER_PASS if after_pass else key
+
+
 @kernel
 def table_slot(keys, key):
     """Index of ``key`` in the table, or of the empty slot where it would go; -1 if neither."""

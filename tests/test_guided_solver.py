@@ -151,11 +151,12 @@ def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide)
         assert (again.winner, again.move, again.nodes) == (plain.winner, plain.move, plain.nodes)
 
 
-# Unguided node counts measured before the guide existed: (problem, colour first, algorithm) → nodes.
+# Unguided node counts measured before the guide existed (DFS's since its pass reliance
+# was mended): (problem, colour first, algorithm) → nodes.
 UNGUIDED_NODES = {
-    ("cc1/900.sgf", BLACK, "dfs"): 3958, ("cc1/900.sgf", BLACK, "dfpn"): 5396,
-    ("gop/10963.sgf", WHITE, "dfs"): 3750, ("gop/10963.sgf", WHITE, "dfpn"): 8154,
-    ("gop/13419.sgf", BLACK, "dfs"): 8057, ("gop/13419.sgf", BLACK, "dfpn"): 10653,
+    ("cc1/900.sgf", BLACK, "dfs"): 3967, ("cc1/900.sgf", BLACK, "dfpn"): 5396,
+    ("gop/10963.sgf", WHITE, "dfs"): 3841, ("gop/10963.sgf", WHITE, "dfpn"): 8154,
+    ("gop/13419.sgf", BLACK, "dfs"): 8181, ("gop/13419.sgf", BLACK, "dfpn"): 10653,
 }
 
 
@@ -194,21 +195,20 @@ def test_guided_and_unguided_agree_on_the_own_problems(guide):
     assert totals[1] != totals[0]
 
 
-def test_dfpn_agrees_whatever_the_order(guide):
-    """df-pn keeps its verdicts under a spiteful order too (all the weight on the move the
-    heuristics like least)."""
-    totals = _same_verdicts(own_problems(), [WorstGuide()], algos=("dfpn",))
+@pytest.mark.parametrize("algo", ["dfs", "dfpn"])
+def test_verdicts_whatever_the_order(algo):
+    """Both searches keep their verdicts under a spiteful order too (all the weight on the
+    move the heuristics like least)."""
+    totals = _same_verdicts(own_problems(), [WorstGuide()], algos=(algo,))
     assert totals[1] != totals[0]
 
 
-# A position where DFS's verdict depends on the move order (found by WorstGuide and by
-# random priors; df-pn agrees with unguided DFS in every order): side-ten-ko after
-# W bg, B bh, W ah, Black to play.  Unguided DFS and df-pn say White wins (the attacker
-# is ko master); DFS in the order below says Black.  A table entry stored as exact
-# (path-independent) there is wrong: four plies down, White to play, it says White
-# loses where a fresh solve finds White's winning move (bd).  Not a fault of the guide,
-# which only orders moves, but a guide exposes it; the fix belongs to solver/dfs.py's
-# reliance bookkeeping (DFS is not as strict as df-pn about passes, dfpn.py's docstring).
+# A position where DFS's verdict depended on the move order (found by WorstGuide and by
+# random priors): side-ten-ko after W bg, B bh, W ah, Black to play.  Unguided DFS and
+# df-pn say White wins (the attacker is ko master); DFS in the order below said Black,
+# from a table entry stored as exact (path-independent) that held on one path only: it
+# counted a pass child's reliance as nothing and a pass loop as relying on its parent
+# alone (solver/dfs.py's docstring).
 KO_ORDER_LINE = [((1, 6), WHITE), ((1, 7), BLACK), ((0, 7), WHITE)]
 KO_ORDER = {BLACK: [(1, 3), (2, 6), (1, 4), (0, 6), (0, 5), (0, 4), (0, 3)],
             WHITE: [(1, 4), (0, 5), (2, 6), (0, 4), (0, 3), (0, 6), (1, 3)]}
@@ -240,8 +240,6 @@ def test_dfpn_in_the_ko_order():
     assert _ko_order_verdicts("dfpn") == (WHITE, WHITE)
 
 
-@pytest.mark.xfail(strict=True, reason="DFS's verdict depends on the move order in this ko "
-                                       "(a solver bug a guide exposes; see KO_ORDER_LINE)")
 def test_dfs_in_the_ko_order():
     assert _ko_order_verdicts("dfs") == (WHITE, WHITE)
 
