@@ -132,7 +132,8 @@ enclose: $(STAMP)
 	$(BIN)/tsumego enclose $(OPEN) --out $(OUT)/enclosed $(ENCLOSE_OPTIONS) $(BEAM)
 
 # The shipped network (model/networks/$(NETWORK)), reproduced from the shared data:
-# the published problems of $(SHARED)/sgf-open enclosed, their trees capped at
+# the published problems of $(SHARED)/sgf-open enclosed (unguided: the data does not
+# depend on an earlier network), their trees capped at
 # $(MAX_SUBPROBLEMS) nodes a side, the features split by problem ($(NETWORK_TEST) of
 # them kept for early stopping), a conv network (48 planes, 3 blocks) trained $(NETWORK_MINUTES) minutes,
 # packed at $(BITS) bits and copied to $(NETWORK_DIR).  Each step resumes or skips
@@ -145,7 +146,7 @@ NETWORK_MINUTES ?= 50
 NETWORK_TEST ?= 0.1
 MAX_SUBPROBLEMS ?= 100
 network: $(STAMP)
-	$(BIN)/tsumego enclose $(SHARED)/sgf-open --out $(NETWORK_OUT)/enclosed $(ENCLOSE_OPTIONS) $(BEAM)
+	$(BIN)/tsumego enclose $(SHARED)/sgf-open --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) $(BEAM)
 	$(BIN)/tsumego solve-all --problems $(NETWORK_OUT)/enclosed --out $(NETWORK_OUT)/solve-all \
 	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
 	test -f $(NETWORK_OUT)/tfrecords/features.json || $(BIN)/tsumego features \

@@ -3,8 +3,9 @@
 ``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none]
 [--max-nodes N] [--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--json] [--pv] FILE...``
 prints one line per file (``--pv`` adds the principal variation and the final
-position; ``--guide`` orders the search's moves by a packed network,
-:mod:`model.guide`, the same verdicts in fewer nodes).  A
+position; the search's moves are ordered by a packed network, :mod:`model.guide`,
+the shipped one unless ``--guide`` names another or ``--no-guide`` says none:
+the same verdicts in fewer nodes).  A
 bad file prints its error to stderr and the others are still solved; the exit
 code is 1 if any file failed.
 
@@ -34,8 +35,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
+import hashlib
 import json
 import logging
+import os
 import signal
 import sys
 
@@ -90,8 +94,20 @@ def _solve_one(path: str, args, guide=None) -> dict:
     return row
 
 
+def guide_path(args) -> str | None:
+    """The packed network ``--guide`` names: by default the shipped network's 5-bit file
+    when the repository has one (:mod:`model.shipped`); None with ``--no-guide``."""
+    if args.no_guide:
+        return None
+    if args.guide is not None:
+        return args.guide
+    from model.shipped import shipped_packed_file
+
+    return shipped_packed_file()
+
+
 def load_guide(path: str | None):
-    """The :class:`model.guide.Guide` of ``--guide`` (a packed file or a model folder), or None."""
+    """The :class:`model.guide.Guide` of a packed file or a model folder, or None."""
     if path is None:
         return None
     from model.guide import Guide   # numpy network and planes: only when asked for
@@ -102,10 +118,35 @@ def load_guide(path: str | None):
         raise CommandError(f"{path}: cannot load the network to guide the search ({exc})") from exc
 
 
+def stage_guide(args) -> tuple:
+    """For a Beam stage's ``--guide``: (a picklable function its workers call to load the
+    guide, a name for the stage's settings: the file and the hash of its bytes), or
+    (None, None) unguided.  The guide is loaded here once, so that a file that cannot
+    serve stops the run with one line before it starts."""
+    guide = load_guide(guide_path(args))
+    if guide is None:
+        return None, None
+    from model.guide import Guide
+
+    with open(guide.source, "rb") as handle:
+        digest = hashlib.sha256(handle.read()).hexdigest()[:16]
+    return functools.partial(Guide.load, guide.source), f"{os.path.basename(guide.source)} {digest}"
+
+
+def add_guide_options(parser) -> None:
+    """``--guide FILE.tsq|MODEL_DIR`` and ``--no-guide``, for the commands that solve."""
+    guided = parser.add_mutually_exclusive_group()
+    guided.add_argument("--guide", metavar="FILE.tsq|MODEL_DIR",
+                        help="order the search's moves by this packed network (a model folder: its "
+                             "model-5bit.tsq): the same verdicts in fewer nodes; default: the shipped "
+                             "network (model/networks/conv-books), if the repository has it")
+    guided.add_argument("--no-guide", action="store_true", help="search unguided")
+
+
 def cmd_solve(args) -> int:
     if args.max_nodes < 0 or args.max_table_mb < 0:
         args.parser.error("--max-nodes and --max-table-mb must not be negative")
-    guide = load_guide(None if args.no_guide else args.guide)
+    guide = load_guide(guide_path(args))
     failed = 0
     for path in args.files:
         try:
@@ -146,11 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
                             f"entries of the smallest subtrees (default {DEFAULT_MAX_TABLE_MB}; 0: none)")
     solve.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                        help="reject problems whose search area has more empty points")
-    guided = solve.add_mutually_exclusive_group()
-    guided.add_argument("--guide", metavar="FILE.tsq|MODEL_DIR",
-                        help="order the search's moves by this packed network (a model folder: its "
-                             "model-5bit.tsq); the same verdicts, fewer nodes; default: unguided")
-    guided.add_argument("--no-guide", action="store_true", help="search unguided (the default)")
+    add_guide_options(solve)
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.add_argument("--pv", action="store_true",
                        help="add the principal variation and the position at its end")
@@ -158,6 +195,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     for module in COMMAND_MODULES:
         module.register(commands)
+    # enclose solves in Beam's workers, and pipeline/ may not import the model: the
+    # command line hands it the guide as a loader
+    add_guide_options(commands.choices["enclose"])
+    commands.choices["enclose"].set_defaults(stage_guide=stage_guide)
     # A bad combination of options is only seen once they are parsed; with its own
     # subparser at hand, ``run`` rejects it as argparse would (usage line, exit 2).
     for subparser in commands.choices.values():

@@ -18,6 +18,7 @@ from model.network import layer_names
 from model.numpy_net import NumpyNet
 from model.packed import FLOAT_BITS
 from model.quantize import pack
+from model.shipped import shipped_packed_file
 from pipeline.cli import main
 from pipeline.formats.records import MOVES, WINDOW
 from pipeline.planes import plane_names
@@ -266,14 +267,17 @@ def test_guided_moves_win(guide):
 
 def test_solve_takes_a_guide_on_the_command_line(net_file, capsys):
     path = str(OWN_FILES[0])
-    assert main(["solve", "--json", path]) == 0
+    assert main(["solve", "--json", "--no-guide", path]) == 0
     plain = json.loads(capsys.readouterr().out)
     assert plain["guide"] is None
+    problem = load_problem(path)
+    assert plain["nodes"] == Solver(problem).solve(problem.to_play).nodes
     assert main(["solve", "--json", "--guide", str(net_file), path]) == 0
     guided = json.loads(capsys.readouterr().out)
     assert guided["guide"] == str(net_file) and guided["status"] == plain["status"]
-    assert main(["solve", "--json", "--no-guide", path]) == 0
-    assert json.loads(capsys.readouterr().out)["nodes"] == plain["nodes"]
+    assert main(["solve", "--json", path]) == 0   # the shipped network by default
+    shipped = json.loads(capsys.readouterr().out)
+    assert shipped["guide"] == shipped_packed_file() and shipped["status"] == plain["status"]
     with pytest.raises(SystemExit):
         main(["solve", "--guide", str(net_file), "--no-guide", path])
     capsys.readouterr()
@@ -294,3 +298,30 @@ def test_enclose_reads_the_same_question_with_a_guide(guide):
         assert {key: guided.get(key) for key in ("outcome", "target", "goal", "winning")} == \
                {key: plain.get(key) for key in ("outcome", "target", "goal", "winning")}, name
     assert guide.evaluations > 0
+
+
+def test_the_enclose_command_guides_its_workers(net_file, tmp_path, capsys):
+    """``tsumego enclose --guide`` reaches Beam's workers: the same answers in other node
+    counts, the summary names the network, and records made unguided are made again."""
+    from tests.test_enclose import OPEN
+
+    source = tmp_path / "open"
+    source.mkdir()
+    for name in ("corner-kill-by-ko", "loose-corner-kill"):   # a few hundred nodes each
+        (source / f"{name}.sgf").write_bytes((OPEN / f"{name}.sgf").read_bytes())
+    out = tmp_path / "enclosed"
+
+    def run(*options):
+        assert main(["enclose", str(source), "--out", str(out), "--no-progress", *options]) == 0
+        records = [json.loads(line) for line in (out / "enclose.jsonl").read_text().splitlines()]
+        return records, (out / "summary.md").read_text(), capsys.readouterr().out
+
+    plain, summary, _ = run("--no-guide")
+    assert "unguided" in summary
+    guided, summary, printed = run("--guide", str(net_file))
+    assert "(0 done in earlier runs)" in printed and f"moves ordered by {net_file.name} " in summary
+    answers = ("problem", "outcome", "target", "goal", "winning")
+    assert [{k: r.get(k) for k in answers} for r in guided] == [{k: r.get(k) for k in answers} for r in plain]
+    assert [r["nodes"] for r in guided] != [r["nodes"] for r in plain]
+    _, _, printed = run("--guide", str(net_file))
+    assert "(2 done in earlier runs)" in printed

@@ -1,9 +1,12 @@
 """``tsumego enclose``: open-board problems (a book's corner, no wall, no target) into enclosed ones.
 
 ``tsumego enclose FILE_OR_DIR... --out DIR [--max-nodes N] [--max-area N]
-[BEAM_OPTION...]`` frames each problem (:mod:`pipeline.enclose.frame`),
-infers its target and goal (:mod:`pipeline.enclose.question`), checks the
-book's first move with the solver and writes, under ``--out``:
+[--guide FILE.tsq|MODEL_DIR | --no-guide] [BEAM_OPTION...]`` frames each
+problem (:mod:`pipeline.enclose.frame`), infers its target and goal
+(:mod:`pipeline.enclose.question`), checks the book's first move with the
+solver (its moves ordered by the shipped network, or the one ``--guide``
+names: more problems settle within the budget, the same answers) and writes,
+under ``--out``:
 
 - ``<id>.sgf``: each enclosed problem, ``IN/<collection>/<number>.sgf`` as
   ``DIR/<collection>/<number>.sgf`` (a file given alone keeps its name);
@@ -15,7 +18,10 @@ book's first move with the solver and writes, under ``--out``:
   unchanged.
 
 Options it does not know go to Beam, as for ``solve-all``.  Light to import:
-the pipeline is in :mod:`pipeline.enclose.stage`.
+the pipeline is in :mod:`pipeline.enclose.stage`.  The guide options are the
+command line's (:func:`pipeline.cli.add_guide_options`): it hands the stage a
+loader of the network (``args.stage_guide``), since ``pipeline`` may not
+import ``model``; without the command line the stage runs unguided.
 """
 from __future__ import annotations
 
@@ -49,8 +55,13 @@ def cmd_enclose(args) -> int:
     check_output_folder(args.out)
     if not storage.is_remote(args.out):
         os.makedirs(args.out, exist_ok=True)
+    stage_guide = getattr(args, "stage_guide", None)
+    guide_loader, guide_name = stage_guide(args) if stage_guide is not None else (None, None)
     settings = {"max_nodes": args.max_nodes, "max_area": args.max_area}
-    outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress)
+    if guide_name is not None:
+        settings["guide"] = guide_name   # a record made with another guide (or none) is redone
+    outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,
+                          guide_loader=guide_loader)
     records = outcome["records"]
     for record in records:
         if record["outcome"] == "bad-input":

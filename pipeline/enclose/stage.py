@@ -119,15 +119,21 @@ class Plan(beam.DoFn):
 class Enclose(beam.DoFn):
     """A work item in; the enclosed problem and its record written; the record out."""
 
-    def __init__(self, layout: Layout, settings: dict):
+    def __init__(self, layout: Layout, settings: dict, guide_loader=None):
         self.layout = layout
         self.settings = settings
-        self.outcomes = {}
+        self.guide_loader = guide_loader
+        self.guide = None
         self.search_nodes = counter("search_nodes")
+
+    def setup(self):
+        # each worker loads the network once (a loaded one does not travel: its cache grows)
+        self.guide = self.guide_loader() if self.guide_loader is not None else None
 
     def process(self, item):
         problem_id, path, data = item
-        result = enclose_file(data, path, problem_id, self.settings["max_nodes"], self.settings["max_area"])
+        result = enclose_file(data, path, problem_id, self.settings["max_nodes"], self.settings["max_area"],
+                              guide=self.guide)
         target = self.layout.problem(problem_id)
         if result.sgf is not None:
             storage.write_atomic(target, result.sgf.encode())
@@ -148,13 +154,14 @@ def write_reports(records: list[dict], layout: Layout, settings: dict) -> None:
     storage.write_atomic(layout.file("summary.md"), summary_markdown(records, settings).encode())
 
 
-def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, settings: dict) -> None:
+def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, settings: dict,
+                   guide_loader=None) -> None:
     planned = (pipeline
                | "Problems" >> beam.Create(problems)
                | "Plan" >> beam.ParDo(Plan(layout, settings)).with_outputs("done", main="work"))
     enclosed = (planned.work
                 | "Spread" >> beam.Reshuffle()
-                | "Enclose" >> beam.ParDo(Enclose(layout, settings)))
+                | "Enclose" >> beam.ParDo(Enclose(layout, settings, guide_loader)))
     ((planned.done, enclosed)
      | "Records" >> beam.Flatten()
      | "AllRecords" >> beam.combiners.ToList()
@@ -170,12 +177,15 @@ def records_bar(layout: Layout, problems: list[tuple[str, str]]) -> PolledBar:
                      desc="enclose", unit="problem")
 
 
-def run_enclose(inputs: list[str], out: str, settings: dict, beam_options=(), progress: bool = True) -> dict:
-    """Run the pipeline; returns the records (sorted by id), the Beam counters and the seconds."""
+def run_enclose(inputs: list[str], out: str, settings: dict, beam_options=(), progress: bool = True,
+                guide_loader=None) -> dict:
+    """Run the pipeline; returns the records (sorted by id), the Beam counters and the seconds.
+    ``guide_loader``: a picklable function returning the guide each worker orders its
+    searches by (:func:`pipeline.cli.stage_guide`), or None."""
     layout = Layout(out)
     problems = input_files(inputs)
     pipeline = running.new_pipeline(beam_options)
-    build_pipeline(pipeline, problems, layout, settings)
+    build_pipeline(pipeline, problems, layout, settings, guide_loader)
     started = time.perf_counter()
     bar = records_bar(layout, problems) if progress and running.runs_locally(pipeline, out) else None
     result = running.run_to_end(pipeline, bar)
