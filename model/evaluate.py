@@ -1,6 +1,6 @@
 """``tsumego eval``: the packed network's verdict on problem or subproblem SGFs.
 
-``tsumego eval [--model FILE.tsq|DIR] [--top K] [--json] [--end-state] [--picture out.png|svg [--force]] [--symmetries] [--max-area N] FILE.sgf...``
+``tsumego eval [--model FILE.tsq|DIR] [--top K] [--json] [--end-state] [--picture out.png|svg [--force]] [--no-symmetries] [--max-area N] FILE.sgf...``
 
 Without ``--model`` it uses the network shipped in the repository
 (``model/networks/conv-books/model-5bit.tsq``, :mod:`model.shipped`);
@@ -10,9 +10,10 @@ For each file it cuts the windows of the target block (``pipeline.planes.windows
 evaluates them with the numpy evaluator and prints the probability that the
 target is safe with PL moving first (the mean over the block's windows) and
 PL's K most likely moves (each window's move head mapped back to the board and
-averaged); ``--symmetries`` also averages P(safe) over the 8 symmetries of
-each window, which scored higher on the reference problems' records (measured:
-RESULTS.md, "Dense network on the reference problems").  A bad file gets one error line naming it; the others are still
+averaged).  P(safe) is also averaged over the 8 symmetries of each window
+unless ``--no-symmetries``: that scored higher on the records of problems
+the network never saw (measured: RESULTS.md, "Dense network on the reference
+problems" and "The shipped network, longer and with the reference problems").  A bad file gets one error line naming it; the others are still
 evaluated and the exit code is 1.  A position ``tsumego solve`` refuses (an open wall, a
 search area over ``--max-area``) is refused with the same line: the network was
 trained on enclosed positions only.
@@ -35,6 +36,7 @@ missing folders on its way are created.
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import os
@@ -63,8 +65,9 @@ def register(commands) -> None:
     parser.add_argument("--picture", help="draw each board to this .png or .svg (with several files, "
                                           "one picture each, named after the file)")
     parser.add_argument("--force", action="store_true", help="let --picture overwrite existing files")
-    parser.add_argument("--symmetries", action="store_true",
-                        help="average P(safe) over the 8 symmetries of each window (8 times the work)")
+    parser.add_argument("--symmetries", action=argparse.BooleanOptionalAction, default=True,
+                        help="average P(safe) over the 8 symmetries of each window (8 times the work; "
+                             "right more often on problems the network never saw); default: on")
     parser.add_argument("--end-state", action="store_true",
                         help="also print (and with --picture draw) each point's most likely owner at the "
                              "end of the principal variation (a network with the end-state head)")

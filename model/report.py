@@ -233,6 +233,9 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         if name in predictions.probability:
             mean, problems = mean_over_problems(predictions.problem, predictions.errors(name))
             per_problem.append(f"{label} {mean:.4f}")
+            if symmetries:
+                turned, _ = mean_over_problems(predictions.problem, predictions.errors(name, symmetric=True))
+                per_problem[-1] += f" ({turned:.4f} with the 8 symmetries)"
     problems_note = [f"Mean over the {problems} source problems (each problem's share of its records "
                      f"right, averaged, so a large tree weighs as much as a small one): "
                      f"{', '.join(per_problem)}.", ""]
@@ -249,7 +252,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         "P(safe) is the mean over its windows, one centred on each stone of the target block, "
         "as `tsumego eval` answers; the move head is read on the first window."
         + ("  The second accuracy averages each window over the 8 symmetries of the square as "
-           "well (`tsumego eval --symmetries`), at 8 times the cost." if symmetries else
+           "well, as `tsumego eval` does unless `--no-symmetries`, at 8 times the cost." if symmetries else
            "  (Not evaluated over the 8 symmetries: `--no-symmetries`.)"),
         "",
         *networks,

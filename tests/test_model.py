@@ -311,7 +311,7 @@ def test_eval_feeds_a_network_the_planes_it_was_trained_on(tmp_path, capsys):
     path = tmp_path / "net.tsq"
     path.write_bytes(pack(model_tensors(keras_model), 5, {"planes": kept, "window": WINDOW, "width": 40,
                                                           "blocks": 1}))
-    assert main(["eval", "--model", str(path), "--json", PROBLEM_FILES[0]]) == 0
+    assert main(["eval", "--model", str(path), "--json", "--no-symmetries", PROBLEM_FILES[0]]) == 0
     row = json.loads(capsys.readouterr().out)
     windows, _ = subproblem_windows(load_subproblem(PROBLEM_FILES[0]))
     picked = np.stack([windows[..., plane_names().index(name)] for name in kept], axis=-1)
@@ -542,7 +542,7 @@ def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
     broken = tmp_path / "broken.sgf"
     broken.write_text("(;SZ[9]AB[aa]PL[B])")
     picture = tmp_path / "board.svg"
-    code = main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", "--top", "4",
+    code = main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", "--no-symmetries", "--top", "4",
                  "--picture", str(picture), files[0], str(broken), files[1]])
     out, err = capsys.readouterr()
     assert code == 1
@@ -566,7 +566,7 @@ def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
             assert sub.stones[y, x] == 0
         drawn = tmp_path / f"board-{os.path.splitext(os.path.basename(path))[0]}.svg"
         assert drawn.read_text().lstrip().startswith("<?xml")
-    assert main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", "--symmetries", files[0]]) == 0
+    assert main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", files[0]]) == 0   # the default
     row = json.loads(capsys.readouterr().out)
     windows, _ = subproblem_windows(load_subproblem(files[0]))
     expected = np.mean([net.evaluate(np.ascontiguousarray(w))[0].mean() for w in _eight_images(windows)])
