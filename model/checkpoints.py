@@ -110,6 +110,7 @@ def continue_settings(args, progress: dict) -> None:
         setattr(args, name, kept[name])
     if not args.extra_train:
         args.extra_train = list(progress.get("extra_train", []))
+        args.extra_split = progress.get("extra_split", "both")
     elif [os.path.abspath(folder) for folder in args.extra_train] != progress.get("extra_train", []):
         overridden.append("--extra-train (this sitting trains on the folders given)")
     if os.path.abspath(args.data) != progress.get("data"):

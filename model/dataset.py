@@ -226,8 +226,10 @@ def split_records(spec: dict, split: str | tuple[str, ...]) -> int:
         raise ValueError(f"features.json does not count the {exc.args[0][len('written_'):]} records") from None
 
 
-def extra_records(data_dir: str, extra: tuple[str, ...]) -> list[tuple[str, list[str], int]]:
-    """``(folder, shard files, record count)`` of every folder of ``extra``, both splits.
+def extra_records(data_dir: str, extra: tuple[str, ...],
+                  splits: tuple[str, ...] = SPLITS) -> list[tuple[str, list[str], int]]:
+    """``(folder, shard files, record count)`` of every folder of ``extra``, of ``splits``
+    (default both; ``("train",)`` keeps a folder's test problems out of training).
 
     ValueError naming the folder when it cannot be read or its records hold
     other planes than ``data_dir``'s (their windows would be misread).
@@ -236,8 +238,8 @@ def extra_records(data_dir: str, extra: tuple[str, ...]) -> list[tuple[str, list
     found = []
     for folder in extra:
         try:
-            spec, files = _shard_files(folder, SPLITS)
-            count = split_records(spec, SPLITS)
+            spec, files = _shard_files(folder, splits)
+            count = split_records(spec, splits)
         except (OSError, ValueError, KeyError) as exc:
             raise ValueError(f"--extra-train {folder}: {exc}") from None
         if spec["planes"] != planes:
@@ -252,7 +254,7 @@ def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 
                  planes: list[str] | None = None,
                  problems: dict[str, float] | None = None,
                  extra: tuple[str, ...] = (), own_records: int | None = None,
-                 end_state: bool = False) -> tf.data.Dataset:
+                 end_state: bool = False, extra_splits: tuple[str, ...] = SPLITS) -> tf.data.Dataset:
     """Batches ``(x, targets, weights)`` for Keras, or ``(x, targets, meta)``.
 
     ``x`` is float32 ``[B, 11, 11, F]``, F being every plane of the records
@@ -270,8 +272,9 @@ def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 
     problems are read, and both losses of a record are weighted by its
     problem's weight (``model.folds``).
 
-    ``extra`` names further feature folders (same planes) whose records, both
-    splits, join these with weight 1; mixing them in proportion needs
+    ``extra`` names further feature folders (same planes) whose records, of
+    ``extra_splits`` (default both), join these with weight 1 (a folder named
+    twice is drawn twice an epoch); mixing them in proportion needs
     ``own_records``, how many records ``split`` (of ``problems``) holds,
     which defaults to the count in features.json when ``problems`` is None.
     """
@@ -286,7 +289,7 @@ def make_dataset(data_dir: str, split: str | tuple[str, ...], batch_size: int = 
             if problems is not None:
                 raise ValueError("extra records with chosen problems need own_records")
             own_records = split_records(spec, split)
-        ds = _mixed_with(ds, own_records, extra_records(data_dir, tuple(extra)), seed)
+        ds = _mixed_with(ds, own_records, extra_records(data_dir, tuple(extra), extra_splits), seed)
     if shuffle:
         ds = ds.shuffle(50_000, seed=seed, reshuffle_each_iteration=True)
     ds = ds.batch(batch_size)

@@ -66,12 +66,13 @@ def cached_problem_counts(data_dir: str, cache: str, written: dict) -> dict[str,
     return counts
 
 
-def extra_problem_overlap(extra: tuple[str, ...], problems) -> str | None:
-    """An error naming the first folder of ``extra`` whose records share a problem id with
-    ``problems`` (records the evaluation holds out would be trained on), else None."""
+def extra_problem_overlap(extra: tuple[str, ...], problems, splits: tuple[str, ...] | None = None) -> str | None:
+    """An error naming the first folder of ``extra`` whose records (of ``splits``; default
+    both) share a problem id with ``problems`` (records the evaluation holds out would be
+    trained on), else None."""
     problems = set(problems)
     for folder in extra:
-        shared = sorted(set(count_problems(folder)) & problems)
+        shared = sorted(set(count_problems(folder, splits)) & problems)
         if shared:
             return (f"--extra-train {folder}: holds {len(shared)} of the evaluated problems "
                     f"({', '.join(shared[:3])}{', ...' if len(shared) > 3 else ''}), which training "

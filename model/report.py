@@ -35,6 +35,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+from collections import Counter
 
 import numpy as np
 
@@ -188,6 +189,17 @@ def write_table(folder: str, name: str, rows: list[dict], title: str) -> None:
         f.write("\n".join(lines) + "\n")
 
 
+def extra_training(spec: dict) -> str:
+    """", also on ..." naming the --extra-train folders of a run (each once, with how many
+    times it was drawn an epoch), or ""."""
+    folders = Counter(spec.get("extra_train", []))
+    if not folders:
+        return ""
+    what = "the train split of" if spec.get("extra_split") == "train" else "every record of"
+    return f", also on {what} " + ", ".join(f"`{folder}`" + (f" ({times} times an epoch)" if times > 1 else "")
+                                            for folder, times in folders.items())
+
+
 def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, packed: str,
                  split: str = "test", scheme: str = "") -> str:
     # no float network: a folder holding the b-bit file alone, as the shipped network's
@@ -274,8 +286,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         + (f", dropout {options['dropout']}" if options.get("dropout") else "") + ".  "
         f"Training: seed {spec['seed']}, {spec['epochs_run']} epochs in {spec['seconds']:.0f} s "
         f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}"
-        + (f", also on every record of {', '.join(f'`{folder}`' for folder in spec['extra_train'])}"
-           if spec.get("extra_train") else "")
+        + extra_training(spec)
         + "".join(f"; before that, resumed from `{run['model']}`: seed {run['seed']}, "
                   f"{run['epochs_run']} epochs in {run['seconds']:.0f} s"
                   for run in reversed(spec.get("resumed_from", [])))

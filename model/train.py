@@ -29,7 +29,10 @@ whose training records have no end state (it says so).
 ``--extra-train DIR`` adds every record of another feature folder (written
 with the same planes; say the records of generated problems) to the
 training records, never to the test split; on a problem split, a folder
-holding one of the test split's problems is refused.
+holding one of the test split's problems is refused.  ``--extra-split train``
+reads only the train split of those folders: a folder split by problem
+lends its train problems and keeps its test problems unseen (to be scored
+on later).
 
 The output folder holds ``model.keras``, ``model.json`` (planes, options,
 seed, data folder, epochs), ``history.json`` (the Keras history, for the
@@ -63,6 +66,8 @@ from pipeline.paths import check_output_folder
 # Residual blocks of a conv network unless --blocks says otherwise: the depth measured
 # on unseen problems (model/network.py).
 CONV_BLOCKS = 2
+# --extra-split: the splits of the --extra-train folders read
+EXTRA_SPLITS = {"both": ("train", "test"), "train": ("train",)}
 
 
 
@@ -77,6 +82,9 @@ def register(commands) -> None:
     parser.add_argument("--mixed-precision", action="store_true",
                         help="compute in float16, keep the weights in float32 (for a GPU; slower on a CPU)")
     add_training_arguments(parser)
+    parser.add_argument("--extra-split", choices=EXTRA_SPLITS, default="both",
+                        help="which records of the --extra-train folders: both splits (default), or "
+                             "their train split only, keeping their test problems unseen")
     # (run replaces it once training starts, with what was kept and how to go on)
     parser.set_defaults(run=run, on_interrupt="nothing was written into --out; rerun to train")
 
@@ -117,7 +125,8 @@ def add_training_arguments(parser) -> None:
                         help="planes to leave out: plane names or plane-group names (e.g. tactics)")
     parser.add_argument("--extra-train", action="extend", nargs="+", default=[], metavar="DIR",
                         help="also train on every record of these feature folders (same planes; "
-                             "say generated problems'); repeatable; never evaluated on")
+                             "say generated problems'); repeatable (a folder named k times is drawn "
+                             "k times an epoch); never evaluated on")
 
 
 def network_options(args) -> NetworkOptions:
@@ -130,8 +139,9 @@ def network_options(args) -> NetworkOptions:
                           dropout=args.dropout, end_state_weight=args.end_state_weight)
 
 
-def without_idle_end_state_head(options: NetworkOptions, data_dir: str,
-                                splits: str | tuple[str, ...], extra: tuple[str, ...] = ()) -> NetworkOptions:
+def without_idle_end_state_head(options: NetworkOptions, data_dir: str, splits: str | tuple[str, ...],
+                                extra: tuple[str, ...] = (), extra_splits: tuple[str, ...] | None = None
+                                ) -> NetworkOptions:
     """``options``, with the end-state head turned off (weight 0, and a line saying so) when
     no training record of ``splits`` of ``data_dir`` or of ``extra`` has an end state: a head
     that never learns would only cost time and bytes.  Records of schema 1 have none."""
@@ -142,7 +152,8 @@ def without_idle_end_state_head(options: NetworkOptions, data_dir: str,
 
     if not options.end_state:
         return options
-    if end_state_records(data_dir, splits) or any(end_state_records(folder, SPLITS) for folder in extra):
+    if end_state_records(data_dir, splits) or any(end_state_records(folder, extra_splits or SPLITS)
+                                                  for folder in extra):
         return options
     print(f"{data_dir}: no training record has an end state (EB/EW in its subproblem); "
           "the network is built without the end-state head")
@@ -239,10 +250,12 @@ def run(args) -> int:
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     extra = tuple(args.extra_train)
+    extra_splits = EXTRA_SPLITS[args.extra_split]
 
     def datasets(end_state: bool):
         return (make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
-                             seed=args.seed, planes=planes, extra=extra, end_state=end_state),
+                             seed=args.seed, planes=planes, extra=extra, end_state=end_state,
+                             extra_splits=extra_splits),
                 make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False,
                              planes=planes, end_state=end_state))
 
@@ -252,14 +265,14 @@ def run(args) -> int:
         # Keras ends the epoch there instead of running into the end of the data (and
         # warning "Your input ran out of data"), and TensorFlow checks the count.
         records = {"train": split_records(spec, "train") + sum(count for _, _, count in
-                                                               extra_records(args.data, extra)),
+                                                               extra_records(args.data, extra, extra_splits)),
                    "test": split_records(spec, "test")}
         # Every shard read once, so a damaged one is named here rather than met mid-epoch.
         check_shards(args.data, SPLITS, spec)
-        for folder, _, _ in extra_records(args.data, extra):
-            check_shards(folder, SPLITS, read_spec(folder))
+        for folder, _, _ in extra_records(args.data, extra, extra_splits):
+            check_shards(folder, extra_splits, read_spec(folder))
         # (counted once the shards are known to be sound)
-        checked = without_idle_end_state_head(options, args.data, "train", extra)
+        checked = without_idle_end_state_head(options, args.data, "train", extra, extra_splits)
         if checked != options:
             if continued is not None:
                 raise CommandError(f"--resume {args.resume}: the run's network has the end-state head, "
@@ -271,7 +284,7 @@ def run(args) -> int:
     train, test = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records[split] // args.batch_size)))
                    for dataset, split in ((train, "train"), (test, "test")))
     if extra and spec.get("split", "problem") == "problem":
-        overlap = extra_problem_overlap(extra, count_problems(args.data, ("test",)))
+        overlap = extra_problem_overlap(extra, count_problems(args.data, ("test",)), extra_splits)
         if overlap:
             raise CommandError(overlap, code=2)
     if not any(True for _ in test.take(1)):
@@ -285,7 +298,8 @@ def run(args) -> int:
           + f", {counts.get('written_train', '?')} train and {counts.get('written_test', '?')} "
           f"test records ({spec.get('split', 'problem')} split)"
           + "".join(f"; {count} more training records from {folder}"
-                    for folder, _, count in extra_records(args.data, extra)))
+                    + (" (its train split)" if args.extra_split == "train" else "")
+                    for folder, _, count in extra_records(args.data, extra, extra_splits)))
     strategy = distribution_strategy()
     mirrored = isinstance(strategy, tf.distribute.MirroredStrategy)
     print(f"training on {', '.join(strategy.extended.worker_devices) if mirrored else 'the CPU'}"
@@ -295,7 +309,7 @@ def run(args) -> int:
         "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
         "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
-        "extra_train": [os.path.abspath(folder) for folder in extra],
+        "extra_train": [os.path.abspath(folder) for folder in extra], "extra_split": args.extra_split,
         "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
         "replicas": strategy.num_replicas_in_sync, "mixed_precision": args.mixed_precision,
     }

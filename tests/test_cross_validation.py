@@ -6,7 +6,7 @@ import pytest
 
 from model.folds import assign_folds, problem_weights
 from pipeline.cli import main
-from tests.test_model import TOY_OPTIONS, write_toy_records
+from tests.test_model import PLANES, TOY_OPTIONS, write_toy_records
 
 UNEVEN = {"a": 500, "b": 400, "c": 90, "d": 80, "e": 70, "f": 60, "g": 5, "h": 1}
 
@@ -215,3 +215,32 @@ def test_extra_train_takes_several_folders_after_one_flag_or_repeated():
     repeated = parser.parse_args(["--extra-train", "gen1", "--epochs", "2", "--extra-train", "gen2"])
     assert one_flag.extra_train == repeated.extra_train == ["gen1", "gen2"]
     assert parser.parse_args([]).extra_train == []
+
+
+def test_extra_split_train_lends_a_folder_s_train_problems_only(toy_records, tmp_path, capsys):
+    from pipeline.formats.records import write_spec
+
+    # a folder split by problem: its train split holds problems of its own, its test split
+    # the toy set's (which the toy set evaluates on, so training must not see them)
+    lent, held = tmp_path / "lent", tmp_path / "held"
+    lent.mkdir()
+    held.mkdir()
+    write_toy_records(str(lent), counts={"train": 120}, seed=2, problems="lent")
+    write_toy_records(str(held), counts={"test": 80}, seed=3, problems="toy")
+    (held / "test-00000-of-00001.tfrecord.gz").rename(lent / "test-00000-of-00001.tfrecord.gz")
+    write_spec(str(lent), PLANES, {"read": 200, "rejected": 0, "written_train": 120, "written_test": 80})
+    options = [*TOY_OPTIONS, "--epochs", "1"]
+    assert main(["train", "--data", str(toy_records), "--out", str(tmp_path / "both"),
+                 "--extra-train", str(lent), *options]) == 2
+    assert "holds 40 of the evaluated problems" in capsys.readouterr().err
+    model = tmp_path / "model"
+    assert main(["train", "--data", str(toy_records), "--out", str(model), "--extra-train", str(lent), str(lent),
+                 "--extra-split", "train", *options]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count(f"120 more training records from {lent} (its train split)") == 2
+    spec = json.loads((model / "model.json").read_text())
+    assert spec["extra_split"] == "train" and spec["extra_train"] == [str(lent)] * 2
+    assert main(["quantize", "--model", str(model), "--no-table"]) == 0
+    assert main(["report", "--model", str(model), "--out", str(tmp_path / "reports"), "--no-symmetries"]) == 0
+    summary = (tmp_path / "reports" / "summary.md").read_text()
+    assert f"also on the train split of `{lent}` (2 times an epoch)" in summary
