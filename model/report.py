@@ -144,6 +144,9 @@ def size_rows(predictions, bits: int) -> list[dict]:
     columns = {"float": "float", "packed": f"{bits}-bit"}
     columns = {name: label for name, label in columns.items() if name in predictions.probability}
     errors = {name: predictions.errors(name) for name in columns}
+    # over the 8 symmetries too, as tsumego eval answers, when they were evaluated
+    turned = ({f"{column} (8 symmetries)": predictions.errors(name, symmetric=True)
+               for name, column in columns.items()} if predictions.symmetric else {})
     wrong = {name: predictions.wrong_moves(name) for name in columns}
     rows = []
     groups = [(str(size), predictions.available_moves == size)
@@ -154,6 +157,7 @@ def size_rows(predictions, bits: int) -> list[dict]:
             "count": int(mask.sum()),
             **{f"error {column}": round(float(errors[name][mask].mean()), 4)
                for name, column in columns.items()},
+            **{f"error {column}": round(float(error[mask].mean()), 4) for column, error in turned.items()},
             "with move": int(predictions.has_move[mask].sum()),
             **{f"wrong moves {column}": int(wrong[name][mask].sum()) for name, column in columns.items()},
         })

@@ -141,7 +141,11 @@ def test_report_tables_count_every_test_record(trained):
     # Two records in three have a TR move, as toy_record writes them.
     assert int(by_size["all"]["with move"]) == sum(1 for i in range(200) if i % 3)
     assert int(by_size["all"]["wrong moves float"]) <= 0.05 * int(by_size["all"]["with move"])
-    assert "| 5-bit (`model-5bit.tsq`, channel ranges) |" in (reports / "summary.md").read_text()
+    summary = (reports / "summary.md").read_text()
+    assert "| 5-bit (`model-5bit.tsq`, channel ranges) |" in summary
+    # the report scored the 8 symmetries too: each size has their error, the total matches the summary's
+    turned = 1 - float(by_size["all"]["error 5-bit (8 symmetries)"])
+    assert f"{turned:.4f} |" in summary.split("| 5-bit (`model-5bit.tsq`")[1].splitlines()[0]
 
 
 
