@@ -64,6 +64,14 @@ class Guide:
         packed = packed_file(path)
         return cls(NumpyNet.load(packed), source=packed)
 
+    @classmethod
+    def from_bytes(cls, blob: bytes, source: str) -> "Guide":
+        """The guide of a packed file's bytes (``source`` names it): what a Beam stage hands
+        its workers, which may not see the file."""
+        from model.packed import unpack
+
+        return cls(NumpyNet(*unpack(blob, source)), source=source)
+
     def move_probabilities(self, stones: np.ndarray, target: tuple[int, int], to_play: int) -> np.ndarray:
         """float64 ``[y, x]``: the move head averaged over the target block's windows (as
         ``tsumego eval`` ranks moves), ``to_play`` moving first; not cached."""

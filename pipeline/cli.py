@@ -122,15 +122,17 @@ def stage_guide(args) -> tuple:
     """For a Beam stage's ``--guide``: (a picklable function its workers call to load the
     guide, a name for the stage's settings: the file and the hash of its bytes), or
     (None, None) unguided.  The guide is loaded here once, so that a file that cannot
-    serve stops the run with one line before it starts."""
+    serve stops the run with one line before it starts; the function carries the file's
+    bytes (132 KB for the shipped network), since a remote worker may not see the file."""
     guide = load_guide(guide_path(args))
     if guide is None:
         return None, None
     from model.guide import Guide
 
     with open(guide.source, "rb") as handle:
-        digest = hashlib.sha256(handle.read()).hexdigest()[:16]
-    return functools.partial(Guide.load, guide.source), f"{os.path.basename(guide.source)} {digest}"
+        blob = handle.read()
+    name = os.path.basename(guide.source)
+    return functools.partial(Guide.from_bytes, blob, name), f"{name} {hashlib.sha256(blob).hexdigest()[:16]}"
 
 
 def add_guide_options(parser) -> None:
