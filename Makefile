@@ -32,7 +32,7 @@ SAMPLE ?= 200
 OPEN ?= tests/open-problems
 ENCLOSE_OPTIONS ?=
 
-.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose network network-report
+.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose network network-reference network-report
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -168,11 +168,7 @@ network: $(STAMP)
 	test -f $(NETWORK_OUT)/model-longer/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
 	    --out $(NETWORK_OUT)/model-longer --schedule cosine --epochs 8 --learning-rate 0.00035 --seed $(SEED) \
 	    $(call resume_from,$(NETWORK_OUT)/model-longer,$(NETWORK_OUT)/model)
-	$(BIN)/tsumego solve-all --problems $(SHARED)/sgf-problems --out $(REFERENCE)/solve-all \
-	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
-	test -f $(REFERENCE)/tfrecords/features.json || $(BIN)/tsumego features \
-	    --subproblems $(REFERENCE)/solve-all/subproblems --out $(REFERENCE)/tfrecords \
-	    --test-fraction $(REFERENCE_TEST) --seed $(SEED) $(BEAM)
+	$(MAKE) network-reference
 	test -f $(NETWORK_OUT)/model-final/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
 	    --out $(NETWORK_OUT)/model-final --schedule cosine --epochs 3 --learning-rate 0.0002 --seed $(SEED) \
 	    --extra-train $(foreach copy,1 2 3 4,$(REFERENCE)/tfrecords) --extra-split train \
@@ -181,10 +177,18 @@ network: $(STAMP)
 	mkdir -p $(NETWORK_DIR)
 	cp $(NETWORK_OUT)/model-final/model-$(BITS)bit.tsq $(NETWORK_OUT)/model-final/model.json $(NETWORK_DIR)/
 
+# The reference problems expanded as the book problems are, their features split by
+# problem: the train split for make network's last stage, the test split held out.
+network-reference: $(STAMP)
+	$(BIN)/tsumego solve-all --problems $(SHARED)/sgf-problems --out $(REFERENCE)/solve-all \
+	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
+	test -f $(REFERENCE)/tfrecords/features.json || $(BIN)/tsumego features \
+	    --subproblems $(REFERENCE)/solve-all/subproblems --out $(REFERENCE)/tfrecords \
+	    --test-fraction $(REFERENCE_TEST) --seed $(SEED) $(BEAM)
+
 # The shipped network scored on problems it never trained on: the held-out
-# reference problems (the test split of make network's reference features, trees
-# capped as above), with and without the 8 symmetries.
-network-report: $(STAMP)
+# reference problems (the test split above), with and without the 8 symmetries.
+network-report: network-reference
 	$(BIN)/tsumego report --model $(NETWORK_DIR) --data $(REFERENCE)/tfrecords --split test \
 	    --out reports/$(NETWORK)
 
