@@ -9,10 +9,10 @@ for move ordering.
 What a result relies on (its ``repd``, :mod:`solver.rules`) is the least of
 its children's: what each child's subtree relied on, the path position a child
 repeats, the earlier pass a pass loop repeats (:func:`solver.rules.pass_loop_depth`),
-passes included.  A result that counted a pass child's reliance as nothing, or
-a pass loop as relying on its parent only, was stored as exact where it held
-on one path only, and the verdict could then depend on the order the moves
-were tried in (tests/test_guided_solver.py, the ko order).
+passes included.  Counting a pass child's reliance as nothing, or a pass loop
+as relying on its parent only, would store as exact a result that holds on
+one path only, and the verdict would then depend on the order the moves are
+tried in (tests/test_guided_solver.py, the ko order).
 """
 from __future__ import annotations
 
