@@ -122,7 +122,7 @@ def continue_settings(args, progress: dict) -> None:
 
 
 def terminate_as_interrupt():
-    """Meanwhile, SIGTERM (a session ending, ``kill``) interrupts as Ctrl-C does, so the run
+    """Meanwhile, SIGTERM (a logout, a batch job's time limit, ``kill``) interrupts as Ctrl-C does, so the run
     keeps its checkpoints and says how to go on instead of dying mid-write.  Where SIGTERM is
     handled by someone else, or off the main thread, it stays as it is."""
     return raising_interrupt(signal.SIGTERM, signal.SIG_DFL)
