@@ -154,7 +154,7 @@ MAX_SUBPROBLEMS ?= 100
 REFERENCE := $(NETWORK_OUT)/reference
 # train --resume: the unfinished run in folder $(1) if there is one, else the finished run $(2)
 resume_from = --resume $(if $(wildcard $(1)/checkpoints/progress.json),$(1),$(2))
-network: $(STAMP)
+network: $(STAMP) network-reference
 	$(BIN)/tsumego enclose $(SHARED)/sgf-open --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) $(BEAM)
 	$(BIN)/tsumego solve-all --problems $(NETWORK_OUT)/enclosed --out $(NETWORK_OUT)/solve-all \
 	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
@@ -168,7 +168,6 @@ network: $(STAMP)
 	test -f $(NETWORK_OUT)/model-longer/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
 	    --out $(NETWORK_OUT)/model-longer --schedule cosine --epochs 8 --learning-rate 0.00035 --seed $(SEED) \
 	    $(call resume_from,$(NETWORK_OUT)/model-longer,$(NETWORK_OUT)/model)
-	$(MAKE) network-reference
 	test -f $(NETWORK_OUT)/model-final/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
 	    --out $(NETWORK_OUT)/model-final --schedule cosine --epochs 3 --learning-rate 0.0002 --seed $(SEED) \
 	    --extra-train $(foreach copy,1 2 3 4,$(REFERENCE)/tfrecords) --extra-split train \

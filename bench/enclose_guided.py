@@ -68,7 +68,9 @@ def main(argv=None) -> int:
                     if earlier.get(os.path.realpath(path)) == args.outcome}
     chosen = sorted(random.Random(args.seed).sample(sorted(problems), min(args.sample, len(problems))))
     guide = Guide.load(args.guide)
-    enclose_file(problems[chosen[0]].read_bytes(), "warm-up", chosen[0], 1000, DEFAULT_MAX_AREA)  # JIT
+    for warm_guide in (None, guide):   # compilation and the first evaluation, out of the timings
+        enclose_file(problems[chosen[0]].read_bytes(), "warm-up", chosen[0], 1000, DEFAULT_MAX_AREA,
+                     guide=warm_guide)
 
     totals = {name: collections.Counter() for name in ("unguided", "guided")}
     outcomes = {name: collections.Counter() for name in totals}

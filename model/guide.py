@@ -15,9 +15,9 @@ array (``[colour, cell]``); the move ordering adds it to each move's heuristic
 score (``solver.movegen.PRIOR_WEIGHT``).  Ordering only: the search stays
 exact, so a guided verdict is the unguided one.
 
-Evaluations are cached by (board size, target, position hash, side), so a
-solver walking a problem's tree (or a bench solving the same root twice) pays
-once a position.  ``evaluations``, ``seconds`` and ``hits`` count the cost.
+Evaluations are cached by (board size, target, position hash, side), so
+solves of the same position (enclose's successive readings, a bench solving
+a root twice) pay once.  ``evaluations``, ``seconds`` and ``hits`` count the cost.
 The solver itself imports nothing from here: any object with ``fill`` will do.
 """
 from __future__ import annotations

@@ -251,6 +251,7 @@ def run(args) -> int:
     tf.config.experimental.enable_op_determinism()
     extra = tuple(args.extra_train)
     extra_splits = EXTRA_SPLITS[args.extra_split]
+    distinct_extra = tuple(dict.fromkeys(extra))
 
     def datasets(end_state: bool):
         return (make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
@@ -264,15 +265,16 @@ def run(args) -> int:
         # A TFRecord file's length is unknown until read: told the batches an epoch holds,
         # Keras ends the epoch there instead of running into the end of the data (and
         # warning "Your input ran out of data"), and TensorFlow checks the count.
-        records = {"train": split_records(spec, "train") + sum(count for _, _, count in
-                                                               extra_records(args.data, extra, extra_splits)),
+        extra_found = extra_records(args.data, extra, extra_splits)
+        records = {"train": split_records(spec, "train") + sum(count for _, _, count in extra_found),
                    "test": split_records(spec, "test")}
-        # Every shard read once, so a damaged one is named here rather than met mid-epoch.
+        # Every shard read once, so a damaged one is named here rather than met mid-epoch
+        # (a folder named several times, once).
         check_shards(args.data, SPLITS, spec)
-        for folder, _, _ in extra_records(args.data, extra, extra_splits):
+        for folder in distinct_extra:
             check_shards(folder, extra_splits, read_spec(folder))
         # (counted once the shards are known to be sound)
-        checked = without_idle_end_state_head(options, args.data, "train", extra, extra_splits)
+        checked = without_idle_end_state_head(options, args.data, "train", distinct_extra, extra_splits)
         if checked != options:
             if continued is not None:
                 raise CommandError(f"--resume {args.resume}: the run's network has the end-state head, "
@@ -284,7 +286,7 @@ def run(args) -> int:
     train, test = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records[split] // args.batch_size)))
                    for dataset, split in ((train, "train"), (test, "test")))
     if extra and spec.get("split", "problem") == "problem":
-        overlap = extra_problem_overlap(extra, count_problems(args.data, ("test",)), extra_splits)
+        overlap = extra_problem_overlap(distinct_extra, count_problems(args.data, ("test",)), extra_splits)
         if overlap:
             raise CommandError(overlap, code=2)
     if not any(True for _ in test.take(1)):
@@ -299,7 +301,7 @@ def run(args) -> int:
           f"test records ({spec.get('split', 'problem')} split)"
           + "".join(f"; {count} more training records from {folder}"
                     + (" (its train split)" if args.extra_split == "train" else "")
-                    for folder, _, count in extra_records(args.data, extra, extra_splits)))
+                    for folder, _, count in extra_found))
     strategy = distribution_strategy()
     mirrored = isinstance(strategy, tf.distribute.MirroredStrategy)
     print(f"training on {', '.join(strategy.extended.worker_devices) if mirrored else 'the CPU'}"

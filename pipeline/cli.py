@@ -124,14 +124,20 @@ def stage_guide(args) -> tuple:
     (None, None) unguided.  The guide is loaded here once, so that a file that cannot
     serve stops the run with one line before it starts; the function carries the file's
     bytes (132 KB for the shipped network), since a remote worker may not see the file."""
-    guide = load_guide(guide_path(args))
-    if guide is None:
+    path = guide_path(args)
+    if path is None:
         return None, None
     from model.guide import Guide
+    from model.shipped import packed_file
 
-    with open(guide.source, "rb") as handle:
-        blob = handle.read()
-    name = os.path.basename(guide.source)
+    try:
+        packed = packed_file(path)
+        with open(packed, "rb") as handle:
+            blob = handle.read()
+        name = os.path.basename(packed)
+        Guide.from_bytes(blob, name)
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"{path}: cannot load the network to guide the search ({exc})") from exc
     return functools.partial(Guide.from_bytes, blob, name), f"{name} {hashlib.sha256(blob).hexdigest()[:16]}"
 
 
@@ -140,8 +146,8 @@ def add_guide_options(parser) -> None:
     guided = parser.add_mutually_exclusive_group()
     guided.add_argument("--guide", metavar="FILE.tsq|MODEL_DIR",
                         help="order the search's moves by this packed network (a model folder: its "
-                             "model-5bit.tsq): the same verdicts in fewer nodes; default: the shipped "
-                             "network (model/networks/conv-books), if the repository has it")
+                             "model-5bit.tsq): the same verdicts, usually in fewer nodes; default: the "
+                             "shipped network, if the repository has it")
     guided.add_argument("--no-guide", action="store_true", help="search unguided")
 
 

@@ -6,9 +6,10 @@ repetitions, passes and ko masters are in :mod:`solver.rules`; results that do
 not depend on the path are stored in the table as exact, the others as hints
 for move ordering.
 
-What a result relies on (its ``repd``, :mod:`solver.rules`) is the least of
-its children's: what each child's subtree relied on, the path position a child
-repeats, the earlier pass a pass loop repeats (:func:`solver.rules.pass_loop_depth`),
+What a result relies on (its ``repd``, :mod:`solver.rules`): a win, on what its
+winning child relies on; a loss, on the least of all its children's.  A
+child's is what its subtree relied on, the path position it repeats, or the
+earlier pass a pass loop repeats (:func:`solver.rules.pass_loop_depth`),
 passes included.  Counting a pass child's reliance as nothing, or a pass loop
 as relying on its parent only, would store as exact a result that holds on
 one path only, and the verdict would then depend on the order the moves are
@@ -23,7 +24,7 @@ from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, 
                       C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
                       remove_move, sort_moves, target_lives, undo_move)
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
-                    pass_loop_depth, repd_of, sign, winner_of)
+                    pass_loop_depth, repd_of, winner_of)
 from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, node_key_after, table_claim,
                     table_slot)
 
@@ -63,8 +64,7 @@ def search(context, keys, values, work, color, km, depth):
     # the ko master's threats; otherwise it plays as the same position reached by a
     # move.  Sharing those entries saves DFS 7% of its nodes on the reference problems
     # (make check-dfpn); df-pn took 54% more nodes with it, and keeps them all apart.
-    key = node_key_after(position, color, km,
-                         depth > 0 and path[depth - 1] == position and sign(color) * km < 0)
+    key = node_key_after(position, color, km, km_after_pass(path, depth, position, color, km) != km)
     entry = _lookup(keys, values, key)
     if entry & _EXACT:
         return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
