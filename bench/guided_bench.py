@@ -1,7 +1,7 @@
 """The network guiding the solver: nodes and seconds guided and unguided, the same verdicts.
 
     python -m bench.guided_bench --problems ../shared/sgf-problems --guide PATH
-                                 [--max-nodes N] [--algo dfs,dfpn] [--all]
+                                 [--max-nodes N] [--algo dfs,dfpn] [--all] [--weight W]
 
 Every problem with PL, MA and a closed wall (the set of ``bench.solver_bench``;
 ``--all`` adds those without PL, most of them far larger: 135 of their 194 cases
@@ -124,14 +124,18 @@ def main(argv=None) -> int:
     parser.add_argument("--algo", default="dfs,dfpn", help="comma-separated, of " + ", ".join(ALGORITHMS))
     parser.add_argument("--all", action="store_true",
                         help="the problems without PL too (both sides are solved anyway)")
+    parser.add_argument("--weight", type=float,
+                        help="the prior's weight in the move order (default: the guide's, by its architecture)")
     args = parser.parse_args(argv)
     algorithms = [a for a in args.algo.split(",") if a]
     if not algorithms or any(a not in ALGORITHMS for a in algorithms):
         parser.error(f"--algo: a comma-separated list of {', '.join(ALGORITHMS)}")
 
     guide = Guide.load(args.guide)
+    if args.weight is not None:
+        guide.weight = args.weight
     print(f"guide: {guide.source} ({guide.net.architecture}, {guide.net.blocks} blocks, "
-          f"{len(guide.net.planes)} planes)")
+          f"{len(guide.net.planes)} planes), weight {guide.weight}")
     problems = load_problems(args.problems, not args.all)
     if not problems:
         print(f"no problems under {args.problems}", file=sys.stderr)

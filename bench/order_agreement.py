@@ -20,10 +20,14 @@ import numpy as np
 
 from bench.solver_bench import load_problems, warm_up
 from solver import Solver
+from solver.movegen import MAX_PRIOR_WEIGHT
 
 
 class RandomGuide:
-    """A guide whose prior is random numbers over the search area, both colours."""
+    """A guide whose prior is random numbers over the search area, both colours, weighed as
+    heavily as the solver allows."""
+
+    weight = MAX_PRIOR_WEIGHT
 
     def __init__(self, seed: int):
         self.rng = np.random.default_rng(seed)

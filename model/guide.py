@@ -11,9 +11,9 @@ move) and averages the windows on the board, exactly as ``tsumego eval`` does
 :meth:`Guide.fill` is what ``Solver.solve(..., guide=...)`` calls: it writes,
 for Black and for White, the averaged probability of every empty point of the
 search area, renormalised to sum to 1 over those points, into the solver's prior
-array (``[colour, cell]``); the move ordering adds it to each move's heuristic
-score (``solver.movegen.PRIOR_WEIGHT``).  Ordering only: the search stays
-exact, so a guided verdict is the unguided one.
+array (``[colour, cell]``); the move ordering adds it, times the guide's
+``weight``, to each move's heuristic score (:mod:`solver.movegen`).  Ordering
+only: the search stays exact, so a guided verdict is the unguided one.
 
 Evaluations are cached by (board size, target, position hash, side), so
 solves of the same position (enclose's successive readings, a bench solving
@@ -37,14 +37,21 @@ from solver.board import BLACK, EMPTY, WHITE
 
 # positions kept in the cache (each a size×size float64 board, both sides apart)
 CACHE_POSITIONS = 4096
+# The prior's weight in the solver's move order, by the network's architecture: of
+# the weights tried on the reference problems with PL, the one that took the fewest
+# nodes (docs/solver.md, "Guided search").  A sharper network earns a larger weight:
+# 1.5 with the dense network took DFS more nodes than no guide.
+WEIGHTS = {"conv": 1.5, "dense": 0.25}
 
 
 class Guide:
     """Move priors from a packed network, cached by position and side."""
 
-    def __init__(self, net: NumpyNet, source: str = "", cache_positions: int = CACHE_POSITIONS):
+    def __init__(self, net: NumpyNet, source: str = "", cache_positions: int = CACHE_POSITIONS,
+                 weight: float | None = None):
         self.net = net
         self.source = source
+        self.weight = WEIGHTS[net.architecture] if weight is None else weight
         # only the plane groups the network reads are computed, in the records' order
         self.groups = [g for g in PLANE_GROUPS if any(name in net.planes for name in g.planes)]
         self.columns = plane_indices(plane_names(self.groups), net.planes)

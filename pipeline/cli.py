@@ -120,7 +120,8 @@ def load_guide(path: str | None):
 
 def stage_guide(args) -> tuple:
     """For a Beam stage's ``--guide``: (a picklable function its workers call to load the
-    guide, a name for the stage's settings: the file and the hash of its bytes), or
+    guide, a name for the stage's settings: the file, the hash of its bytes and the
+    prior's weight), or
     (None, None) unguided.  The guide is loaded here once, so that a file that cannot
     serve stops the run with one line before it starts; the function carries the file's
     bytes (132 KB for the shipped network), since a remote worker may not see the file."""
@@ -135,10 +136,12 @@ def stage_guide(args) -> tuple:
         with open(packed, "rb") as handle:
             blob = handle.read()
         name = os.path.basename(packed)
-        Guide.from_bytes(blob, name)
+        weight = Guide.from_bytes(blob, name).weight
     except (OSError, ValueError) as exc:
         raise CommandError(f"{path}: cannot load the network to guide the search ({exc})") from exc
-    return functools.partial(Guide.from_bytes, blob, name), f"{name} {hashlib.sha256(blob).hexdigest()[:16]}"
+    # the weight too: with another, other readings may settle within the budget
+    return (functools.partial(Guide.from_bytes, blob, name),
+            f"{name} {hashlib.sha256(blob).hexdigest()[:16]} weight {weight}")
 
 
 def add_guide_options(parser) -> None:

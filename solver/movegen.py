@@ -19,10 +19,11 @@ from .rules import INF_DEPTH, PASS, repetition_depth, sign
 
 # context tuple layout; C_IN_AREA .. C_REGION_VITAL are the scratch of solver.life
 # (C_IN_AREA marks the area's points and the target block's stones); C_PRIOR is
-# the move prior of a guided solve, float64 [colour, cell], zero when unguided
+# the move prior of a guided solve, float64 [colour, cell], zero when unguided, and
+# C_PRIOR_WEIGHT its weight in the move order, float64 [1]
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
  C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
- C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR) = range(23)
+ C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT) = range(24)
 
 # Score tiers; the heuristic part of a score stays within (-1, 1).
 CAPTURES_TARGET = 100.0
@@ -30,17 +31,19 @@ KNOWN_WIN = 10.0
 LIVES = 20.0          # the move makes the target pass-alive
 HINT = 4.0
 REPEATS = 50.0
-# A guided solve adds PRIOR_WEIGHT * prior[colour, p] (the guide's probability that p
-# is the mover's winning move, summing to at most 1 over the moves) to a move that
-# repeats no position.  At 0.25 it is a term of the heuristic part (as large as
-# the target-liberty term, half the capture term): it reorders the ordinary moves,
-# never past a hint (over 3.1), a known win or a capture, and moves that need a
-# ko threat keep their order.  Of the weights tried from 0.1 to 3 on the reference
-# problems, 0.16 to 0.35 took the fewest nodes with both searches; 2 and more
-# (the prior over every liberty heuristic) took more nodes than no guide with DFS
-# (docs/solver.md, "Guided search").  Zero when unguided: the order,
-# and so the node counts, are then exactly the unguided ones.
-PRIOR_WEIGHT = 0.25
+# A guided solve adds weight * prior[colour, p] (the guide's probability that p is
+# the mover's winning move, summing to at most 1 over the moves) to a move that
+# repeats no position.  The weight is the guide's (its ``weight``, else
+# DEFAULT_PRIOR_WEIGHT), at most MAX_PRIOR_WEIGHT: with the heuristic part within
+# 0.875, a likely move may then outrank the liberty heuristics but never a hint
+# (over 3.1), a known win or a capture, and moves that need a ko threat keep
+# their order.  How sharp a guide is sets its best weight: of the weights tried
+# on the reference problems, 1.5 took the fewest nodes with the shipped (conv)
+# network, 0.16-0.35 with the dense network of `make all`, for which 1.5 took
+# DFS more nodes than no guide (docs/solver.md, "Guided search").  Zero when
+# unguided: the order, and so the node counts, are then exactly the unguided ones.
+DEFAULT_PRIOR_WEIGHT = 1.5
+MAX_PRIOR_WEIGHT = 2.0
 
 
 @inline_kernel
@@ -93,6 +96,7 @@ def generate_moves(context, color, km, depth, hint):
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
     prior = context[C_PRIOR][color]
+    weight = context[C_PRIOR_WEIGHT][0]
     defender = cells[target]
     is_master = km * sign(color) > 0
     direction = 1.0 if color == defender else -1.0
@@ -138,7 +142,7 @@ def generate_moves(context, color, km, depth, hint):
         if d < INF_DEPTH:
             score -= REPEATS + 8.0 / d
         else:
-            score += PRIOR_WEIGHT * prior[p]
+            score += weight * prior[p]
         if p == hint:
             score += HINT
         moves[n] = p

@@ -14,6 +14,7 @@ import numpy as np
 from . import dfpn, dfs
 from .area import DEFAULT_MAX_AREA, search_area
 from .board import BLACK, EMPTY, color_letter
+from .movegen import DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT
 from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
 from .rules import MAX_DEPTH, PASS, move_of, winner_of
@@ -65,6 +66,16 @@ def ko_master_value(ko_master: str, defender: int) -> int:
     return 1 if color == BLACK else -1
 
 
+def prior_weight(guide) -> float:
+    """The weight of ``guide``'s prior in the move order: its ``weight``, else
+    ``movegen.DEFAULT_PRIOR_WEIGHT``; at most ``movegen.MAX_PRIOR_WEIGHT``, so the
+    prior never outranks a hint."""
+    weight = float(getattr(guide, "weight", DEFAULT_PRIOR_WEIGHT))
+    if not 0.0 <= weight <= MAX_PRIOR_WEIGHT:
+        raise ValueError(f"a guide's weight must be within 0 .. {MAX_PRIOR_WEIGHT}, not {weight}")
+    return weight
+
+
 class Solver:
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB):
@@ -96,6 +107,7 @@ class Solver:
         in_area[[b.point(x, y) for x, y in b.block(*problem.target)]] = 1
         # the move prior of a guided solve (movegen.C_PRIOR): [colour, cell], zero when unguided
         self.prior = np.zeros((3, b.cells.size), dtype=np.float64)
+        self.prior_weight = np.zeros(1, dtype=np.float64)
         self.context = (
             b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
             points, self.target,
@@ -111,6 +123,7 @@ class Solver:
             np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks bordering each region
             np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks each region is vital to
             self.prior,
+            self.prior_weight,
         )
 
     @property
@@ -145,7 +158,8 @@ class Solver:
         ``guide`` (e.g. :class:`model.guide.Guide`), when given, orders the moves: its
         ``fill(solver, prior)`` writes into ``prior`` (float64 ``[3, cells]``, zeros) each
         colour's probabilities of the area's moves in this position, which the move
-        ordering adds to the heuristic (``movegen.PRIOR_WEIGHT``) for the whole search.
+        ordering adds to the heuristic, times the guide's weight (:func:`prior_weight`),
+        for the whole search.
         The order changes, the verdict never does; the time to fill counts in ``seconds``.
         """
         if algo not in ALGORITHMS:
@@ -160,6 +174,7 @@ class Solver:
         started = time.perf_counter()
         try:
             if guide is not None:
+                self.prior_weight[0] = prior_weight(guide)
                 guide.fill(self, self.prior)
             if algo == "dfs":
                 result = self.run_search(table, max_nodes, lambda: dfs.search(
@@ -173,6 +188,7 @@ class Solver:
         finally:
             # the prior belongs to this solve's root: no later search (or line) may read it
             self.prior[:] = 0.0
+            self.prior_weight[0] = 0.0
         seconds = time.perf_counter() - started
         self.solves += 1
         nodes = int(self.counters[NODES])

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from model.evaluate import evaluate_position
-from model.guide import Guide
+from model.guide import WEIGHTS, Guide
 from model.network import layer_names
 from model.numpy_net import NumpyNet
 from model.packed import FLOAT_BITS
@@ -24,7 +24,7 @@ from pipeline.formats.records import MOVES, WINDOW
 from pipeline.planes import plane_names
 from solver import Solver, load_problem
 from solver.board import BLACK, EMPTY, WHITE
-from solver.movegen import HINT, PRIOR_WEIGHT
+from solver.movegen import HINT, MAX_PRIOR_WEIGHT
 
 OWN_PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems"
 OWN_FILES = sorted(OWN_PROBLEMS.rglob("*.sgf"))
@@ -74,7 +74,9 @@ class ZeroGuide:
 
 class WorstGuide:
     """A guide that puts all its weight on one point far from the usual first moves: the last
-    empty point of the area for Black, the first for White."""
+    empty point of the area for Black, the first for White, as heavily as the solver allows."""
+
+    weight = MAX_PRIOR_WEIGHT
 
     def fill(self, solver, prior):
         prior[:] = 0.0
@@ -85,7 +87,38 @@ class WorstGuide:
 
 def test_the_prior_sits_below_a_hint():
     # the heuristic part stays within 0.875 either way; a hint adds HINT
-    assert PRIOR_WEIGHT * 1.0 + 0.875 < HINT - 0.875
+    assert MAX_PRIOR_WEIGHT * 1.0 + 0.875 < HINT - 0.875
+    assert max(WEIGHTS.values()) <= MAX_PRIOR_WEIGHT
+
+
+def test_a_guide_weighs_its_prior_by_its_architecture(guide, net_file):
+    assert guide.net.architecture == "dense" and guide.weight == WEIGHTS["dense"]
+    assert Guide(NumpyNet.load(str(net_file)), weight=1.0).weight == 1.0
+    shipped = shipped_packed_file()
+    if shipped is not None:
+        assert Guide.load(shipped).weight == WEIGHTS[NumpyNet.load(shipped).architecture]
+
+
+def test_the_weight_is_read_by_the_search_and_bounded(net_file):
+    problem = load_problem(OWN_FILES[0])
+    plain = Solver(problem).solve(problem.to_play)
+    nodes = {}
+    for weight in (0.0, MAX_PRIOR_WEIGHT):
+        solver = Solver(problem)
+        verdict = solver.solve(problem.to_play, guide=WorstGuide() if weight else ZeroWeightGuide())
+        assert verdict.winner == plain.winner
+        assert solver.prior_weight[0] == 0.0
+        nodes[weight] = verdict.nodes
+    # a prior at weight 0 orders nothing; the spiteful one at full weight does
+    assert nodes[0.0] == plain.nodes != nodes[MAX_PRIOR_WEIGHT]
+    with pytest.raises(ValueError, match="weight"):
+        Solver(problem).solve(problem.to_play, guide=Guide(NumpyNet.load(str(net_file)), weight=3.0))
+
+
+class ZeroWeightGuide(WorstGuide):
+    """WorstGuide's prior at weight 0."""
+
+    weight = 0.0
 
 
 def test_the_prior_sums_to_one_over_the_empty_points_of_the_area(guide):
@@ -148,7 +181,7 @@ def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide)
         assert (zero.winner, zero.move, zero.nodes) == (plain.winner, plain.move, plain.nodes)
         solver = Solver(problem)
         solver.solve(problem.to_play, algo=algo, guide=guide)
-        assert not solver.prior.any()
+        assert not solver.prior.any() and not solver.prior_weight.any()
         again = Solver(problem).solve(problem.to_play, algo=algo)
         assert (again.winner, again.move, again.nodes) == (plain.winner, plain.move, plain.nodes)
 
@@ -216,7 +249,10 @@ KO_ORDER = {BLACK: [(1, 3), (2, 6), (1, 4), (0, 6), (0, 5), (0, 4), (0, 3)],
 
 
 class OrderGuide:
-    """A guide that ranks the moves of KO_ORDER first to last."""
+    """A guide that ranks the moves of KO_ORDER first to last, at the weight that found the
+    position."""
+
+    weight = 0.25
 
     def fill(self, solver, prior):
         prior[:] = 0.0
@@ -320,6 +356,7 @@ def test_the_enclose_command_guides_its_workers(net_file, tmp_path, capsys):
     assert "unguided" in summary
     guided, summary, printed = run("--guide", str(net_file))
     assert "(0 done in earlier runs)" in printed and f"moves ordered by {net_file.name} " in summary
+    assert f" weight {WEIGHTS['dense']}." in summary
     answers = ("problem", "outcome", "target", "goal", "winning")
     assert [{k: r.get(k) for k in answers} for r in guided] == [{k: r.get(k) for k in answers} for r in plain]
     assert [r["nodes"] for r in guided] != [r["nodes"] for r in plain]
