@@ -26,6 +26,16 @@ _COLOR_OF_LETTER = {"B": BLACK, "W": WHITE}
 MAX_SIZE = 19
 ZOBRIST_SEED = 20171017
 
+# Moves the board holds at once (played and not taken back).  The searches stop at
+# rules.MAX_DEPTH moves deep, a principal variation too (tests/test_board.py checks
+# the room).  Each move held keeps its point, its capture count and the stones it
+# captured on the undo stack; a stone is captured at most once after it is placed,
+# so m moves take at most 2m + (stones at the start + m) entries: 3 * MAX_MOVES + the
+# board's points.  The compiled code does not check bounds, so the room must be
+# there: an undo stack of 4 points a point overflowed on a 6x6 board when a
+# random move order led DFS 127 moves deep through ko captures.
+MAX_MOVES = 256
+
 # meta[] slots: small mutable integers shared by the compiled functions.
 META_STAMP = 0      # generation counter for the ``mark`` array
 META_UNDO_TOP = 1   # height of the undo stack
@@ -74,8 +84,8 @@ class Board:
         self.safe = np.zeros(n, dtype=np.uint8)
         self.mark = np.zeros(n, dtype=np.int32)
         self.stack = np.zeros(n, dtype=np.int32)
-        # Each move pushes its captured stones, their count and the point.
-        self.undo = np.zeros(4 * n + 16, dtype=np.int32)
+        # Each move pushes its captured stones, their count and the point (MAX_MOVES).
+        self.undo = np.zeros(3 * MAX_MOVES + n, dtype=np.int32)
         self.meta = np.zeros(META_SIZE, dtype=np.int64)
         self.hash = np.zeros(1, dtype=np.uint64)
         self.zobrist = _zobrist_table(n)
@@ -101,7 +111,10 @@ class Board:
         return int(self.cells[self.point(x, y)])
 
     def play(self, x: int, y: int, color: int) -> int:
-        """Play by the rules; returns stones captured, or -1 if illegal."""
+        """Play by the rules; returns stones captured, or -1 if illegal.  A ValueError
+        when the board already holds MAX_MOVES moves."""
+        if self.meta[META_UNDO_TOP] + 2 + self.cells.size > self.undo.size:
+            raise ValueError(f"the board holds {MAX_MOVES} moves already: take one back first")
         return play(self.cells, self.safe, self.mark, self.stack, self.undo,
                     self.meta, self.hash, self.zobrist, self.stride,
                     self.point(x, y), color)

@@ -1,5 +1,8 @@
 """Go rules on the compiled board: captures, suicide, undo, hashing."""
-from solver.board import BLACK, EMPTY, WHITE, Board
+import pytest
+
+from solver.board import BLACK, EMPTY, MAX_MOVES, WHITE, Board
+from solver.rules import MAX_DEPTH
 
 
 def setup(rows: list[str]) -> Board:
@@ -64,3 +67,24 @@ def test_hash_is_the_same_for_the_same_position_by_different_orders():
     b.play(2, 0, WHITE)
     b.play(0, 0, BLACK)
     assert int(a.hash[0]) == int(b.hash[0])
+
+
+def test_the_board_holds_the_deepest_line_of_ko_captures():
+    """A ko taken back and forth MAX_MOVES times on a 4x4 board (the undo stack used to
+    hold 4 entries a point, 160 here, and a search 127 moves deep overran it), then
+    taken back to the start; one move more is refused, not written past the end."""
+    assert MAX_MOVES >= MAX_DEPTH + 2   # the searches' deepest line and its last move
+    board = setup([".XO.",
+                   "XO.O",
+                   ".XO.",
+                   "...."])
+    before = int(board.hash[0])
+    for k in range(MAX_MOVES):
+        black = k % 2 == 0
+        assert board.play(*((2, 1) if black else (1, 1)), BLACK if black else WHITE) == 1
+    with pytest.raises(ValueError, match="take one back"):
+        board.play(0, 3, BLACK)
+    for _ in range(MAX_MOVES):
+        board.take_back()
+    assert int(board.hash[0]) == before
+    assert (board.get(1, 1), board.get(2, 1)) == (WHITE, EMPTY)
