@@ -18,12 +18,10 @@ single-threaded, as in ``bench.guided_bench``.
 """
 from __future__ import annotations
 
-import os
-
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")   # before numpy loads its BLAS
+import bench.single_thread_blas   # noqa: F401  (before numpy loads its BLAS)
 
 import argparse   # noqa: E402
+import os   # noqa: E402
 import collections   # noqa: E402
 import json   # noqa: E402
 import random   # noqa: E402
@@ -66,6 +64,10 @@ def main(argv=None) -> int:
             earlier = {os.path.realpath(row["file"]): row["outcome"] for row in map(json.loads, f)}
         problems = {name: path for name, path in problems.items()
                     if earlier.get(os.path.realpath(path)) == args.outcome}
+    if not problems:
+        print(f"no open-board problems under {', '.join(args.open)}"
+              + (f" with outcome {args.outcome} in {args.earlier}" if args.earlier else ""), file=sys.stderr)
+        return 1
     chosen = sorted(random.Random(args.seed).sample(sorted(problems), min(args.sample, len(problems))))
     guide = Guide.load(args.guide)
     for warm_guide in (None, guide):   # compilation and the first evaluation, out of the timings

@@ -27,56 +27,20 @@ small products.
 """
 from __future__ import annotations
 
-import os
-
-for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_variable, "1")   # before numpy loads its BLAS
+import bench.single_thread_blas   # noqa: F401  (before numpy loads its BLAS)
 
 import argparse   # noqa: E402
 import statistics   # noqa: E402
 import sys   # noqa: E402
-import time   # noqa: E402
-from pathlib import Path   # noqa: E402
 
-from bench.solver_bench import short_name   # noqa: E402
+from bench.solver_bench import load_problems, short_name, warm_up   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
-from solver import ALGORITHMS, ProblemError, Solver, load_problem, search_area   # noqa: E402
+from solver import ALGORITHMS, Solver   # noqa: E402
 from solver.board import color_letter   # noqa: E402
 
 # a case gets its own row when unguided it takes at least this long or this many nodes
 ROW_SECONDS = 1.0
 ROW_NODES = 200_000
-
-
-def load_problems(folder: str, with_pl_only: bool = True) -> list:
-    """Every problem under ``folder`` with MA and a closed wall (and PL, by default), in path order."""
-    if with_pl_only:
-        from bench.solver_bench import load_problems as with_pl
-
-        return with_pl(folder)
-    files = sorted(str(p) for p in Path(folder).rglob("*.sgf"))
-    problems = []
-    for f in files:
-        try:
-            problem = load_problem(f, require_to_play=False)
-            search_area(problem)   # the wall must be closed
-        except ProblemError:
-            continue
-        problems.append(problem)
-    print(f"{len(files)} files, {len(problems)} with MA and a closed wall "
-          f"({sum(p.to_play is not None for p in problems)} with PL)")
-    return problems
-
-
-def warm_up(problem, algorithms, guide) -> None:
-    """Compile (or load from numba's cache) the searches and evaluate the network once."""
-    started = time.perf_counter()
-    side = problem.to_play or problem.attacker
-    for algo in algorithms:
-        Solver(problem).solve(side, algo=algo, max_nodes=10_000)
-        Solver(problem).solve(side, algo=algo, max_nodes=10_000, guide=guide)
-    print(f"JIT compilation, first solves and evaluations: {time.perf_counter() - started:.2f} s "
-          "(excluded below)")
 
 
 def ratio(guided: float, unguided: float) -> str:
