@@ -165,11 +165,18 @@ def end_state_text(sub, owners: np.ndarray) -> list[str]:
     return lines
 
 
+def move_board(sub, move_probs: np.ndarray) -> np.ndarray:
+    """float64 ``[y, x]``: the windows' move heads (``[S, 121]``, one window per target
+    stone) summed on the board and divided by the number of windows."""
+    board, _ = on_board(sub, move_probs.reshape(-1, WINDOW, WINDOW))
+    board /= len(move_probs)
+    return board
+
+
 def best_moves(sub, move_probs: np.ndarray, top: int) -> list[tuple[tuple[int, int], float]]:
     """Average the windows' move heads on the board; the ``top`` empty points."""
     size = sub.stones.shape[0]
-    board, _ = on_board(sub, move_probs.reshape(-1, WINDOW, WINDOW))
-    board /= len(move_probs)
+    board = move_board(sub, move_probs)
     board[sub.stones != 0] = -1
     order = np.argsort(-board, axis=None, kind="stable")[:top]
     return [((int(i % size), int(i // size)), float(board.flat[i])) for i in order if board.flat[i] >= 0]

@@ -5,7 +5,7 @@ a :class:`solver.Solver`'s current position and a side moving first it cuts the
 windows of the target block (``pipeline.planes.windows``), reads the network's
 ``move`` head (a softmax over the 121 points of each window: the side's winning
 move) and averages the windows on the board, exactly as ``tsumego eval`` does
-(:func:`model.evaluate.on_board`).  The planes say who moves first
+(:func:`model.evaluate.move_board`).  The planes say who moves first
 (``attacker_first`` / ``defender_first``), so each side is one evaluation.
 
 :meth:`Guide.fill` is what ``Solver.solve(..., guide=...)`` calls: it writes,
@@ -28,9 +28,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from model.evaluate import on_board
+from model.evaluate import move_board
 from model.numpy_net import NumpyNet
-from pipeline.formats.records import WINDOW, plane_indices
+from pipeline.formats.records import plane_indices
 from pipeline.planes import PLANE_GROUPS, plane_names
 from pipeline.planes.windows import subproblem_windows
 from solver.board import BLACK, EMPTY, WHITE
@@ -86,8 +86,7 @@ class Guide:
         sub = SimpleNamespace(stones=stones, target=target, to_play=to_play)
         windows, _ = subproblem_windows(sub, self.groups)
         _, move_probs = self.net.evaluate(windows[..., self.columns])
-        board, _ = on_board(sub, move_probs.reshape(-1, WINDOW, WINDOW))
-        board /= len(move_probs)
+        board = move_board(sub, move_probs)
         self.evaluations += 1
         self.seconds += time.perf_counter() - started
         return board
