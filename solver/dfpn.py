@@ -188,9 +188,10 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
             _set_child(row, i, values, s, on_path_key or cycle < INF_DEPTH, depth)
         else:
             row[i, S_PHI] = 1
-            row[i, S_DELTA] = 1 + RANK_COST * i
             if moves[i] != PASS and prior[moves[i]] > 0.0:
                 row[i, S_DELTA] = 1 + np.int64(RANK_COST * i * (1.0 - prior[moves[i]]) ** 2)
+            else:
+                row[i, S_DELTA] = 1 + RANK_COST * i
             row[i, S_REPD] = cycle
             row[i, S_ON_PATH_KEY] = 1 if cycle < INF_DEPTH else 0
 
