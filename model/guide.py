@@ -18,7 +18,8 @@ only: the search stays exact, so a guided verdict is the unguided one.
 Evaluations are cached by (board size, target, position hash, side), so
 solves of the same position (enclose's successive readings, a bench solving
 a root twice) pay once.  ``evaluations``, ``seconds`` and ``hits`` count the cost.
-The solver itself imports nothing from here: any object with ``fill`` will do.
+The solver itself imports nothing from here: any object with ``fill`` (and, if it
+likes, a ``weight``) will do.
 """
 from __future__ import annotations
 

@@ -31,10 +31,10 @@ def packed_file(model: str | None, bits: int = DEFAULT_BITS) -> str:
     a folder, its b-bit file (``tsumego quantize``'s name); anything else, the file itself
     (its loader names it if it cannot be read).  A folder without the file is a CommandError."""
     if model is None:
-        path = packed_path(SHIPPED_NETWORK, bits)
-        if not os.path.isfile(path):
-            raise CommandError(f"{path}: no shipped network here; pass --model (a packed .tsq file "
-                               "or a folder tsumego quantize wrote)", code=2)
+        path = shipped_packed_file(bits)
+        if path is None:
+            raise CommandError(f"{packed_path(SHIPPED_NETWORK, bits)}: no shipped network here; pass --model "
+                               "(a packed .tsq file or a folder tsumego quantize wrote)", code=2)
         return path
     if os.path.isdir(model):
         path = packed_path(model, bits)

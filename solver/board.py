@@ -32,8 +32,8 @@ ZOBRIST_SEED = 20171017
 # captured on the undo stack; a stone is captured at most once after it is placed,
 # so m moves take at most 2m + (stones at the start + m) entries: 3 * MAX_MOVES + the
 # board's points.  The compiled code does not check bounds, so the room must be
-# there: an undo stack of 4 points a point overflowed on a 6x6 board when a
-# random move order led DFS 127 moves deep through ko captures.
+# there: an undo stack of 4 entries a point (272 on a 6x6 board) was overrun, and
+# the heap corrupted, when a random move order took DFS deep through ko captures.
 MAX_MOVES = 256
 
 # meta[] slots: small mutable integers shared by the compiled functions.

@@ -66,7 +66,7 @@ def ko_master_value(ko_master: str, defender: int) -> int:
     return 1 if color == BLACK else -1
 
 
-def prior_weight(guide) -> float:
+def guide_weight(guide) -> float:
     """The weight of ``guide``'s prior in the move order: its ``weight``, else
     ``movegen.DEFAULT_PRIOR_WEIGHT``; at most ``movegen.MAX_PRIOR_WEIGHT``, so the
     prior never outranks a hint."""
@@ -158,7 +158,7 @@ class Solver:
         ``guide`` (e.g. :class:`model.guide.Guide`), when given, orders the moves: its
         ``fill(solver, prior)`` writes into ``prior`` (float64 ``[3, cells]``, zeros) each
         colour's probabilities of the area's moves in this position, which the move
-        ordering adds to the heuristic, times the guide's weight (:func:`prior_weight`),
+        ordering adds to the heuristic, times the guide's weight (:func:`guide_weight`),
         for the whole search.
         The order changes, the verdict never does; the time to fill counts in ``seconds``.
         """
@@ -174,7 +174,7 @@ class Solver:
         started = time.perf_counter()
         try:
             if guide is not None:
-                self.prior_weight[0] = prior_weight(guide)
+                self.prior_weight[0] = guide_weight(guide)
                 guide.fill(self, self.prior)
             if algo == "dfs":
                 result = self.run_search(table, max_nodes, lambda: dfs.search(
