@@ -14,7 +14,8 @@ exit code is 1 (a solve out of budget either way is counted, not an error).
 
 Prints a markdown table with a row per case that takes 1 s or more, or 200,000
 nodes or more, unguided (and per case solved within budget one way only); then
-per algorithm the totals and medians over all cases, guided / unguided (with
+per algorithm the totals and medians over all cases, and the totals over those of
+1 s or more and over those of 200,000 nodes or more, guided / unguided (with
 ``--all`` also over the problems with PL and those without apart: the prior's
 weight was chosen on the first, so the second are held out), and the cost of the guide (network evaluations, ms
 each; an evaluation is counted in the guided seconds).  The guide's cache is
@@ -75,7 +76,23 @@ def summary_rows(algo: str, cases: list) -> list[list]:
          f"{statistics.median(c[3].seconds for c in cases):.5f}", ""],
         [algo, "guide: evaluations, ms each, share of guided s", "",
          f"{evaluations}, {1000 * eval_seconds / max(evaluations, 1):.2f} ms", ratio(eval_seconds, seconds[1])],
-    ]
+    ] + large_case_rows(algo, both)
+
+
+def large_case_rows(algo: str, both: list) -> list[list]:
+    """Total nodes and seconds over the cases solved both ways that took ROW_NODES nodes or
+    ROW_SECONDS seconds or more unguided (where the guide is meant to pay)."""
+    rows = []
+    for label, large in ((f"{ROW_NODES:,} nodes", lambda c: c[2].nodes >= ROW_NODES),
+                         (f"{ROW_SECONDS:g} s", lambda c: c[2].seconds >= ROW_SECONDS)):
+        cases = [c for c in both if large(c)]
+        nodes = [sum(c[2].nodes for c in cases), sum(c[3].nodes for c in cases)]
+        seconds = [sum(c[2].seconds for c in cases), sum(c[3].seconds for c in cases)]
+        rows += [[algo, f"total nodes, the {len(cases)} cases of {label} or more unguided", nodes[0], nodes[1],
+                  ratio(nodes[1], nodes[0])],
+                 [algo, "total seconds, the same cases", f"{seconds[0]:.3f}", f"{seconds[1]:.3f}",
+                  ratio(seconds[1], seconds[0])]]
+    return rows
 
 
 def main(argv=None) -> int:
@@ -138,7 +155,7 @@ def main(argv=None) -> int:
 
     subsets = [("all", lambda problem: True)]
     if args.all:
-        # PRIOR_WEIGHT was chosen on the problems with PL: those without are held out
+        # the weight was chosen on the problems with PL: those without are held out
         subsets += [("with PL", lambda problem: problem.to_play is not None),
                     ("without PL", lambda problem: problem.to_play is None)]
     for label, keep in subsets:
