@@ -26,9 +26,11 @@ the points inside the board of every window of the records with an end
 state.
 
 With ``--extra-train DIR`` every fold also trains on all the records of
-another feature folder (say generated problems'); a folder that holds one
-of ``DIR``'s problems is refused, as that problem would be trained on in
-the fold that tests it.
+another feature folder (say generated problems'), or with ``--extra-split
+train`` on its train split only (its test problems stay unseen, as in
+``tsumego train``); a folder whose records (of the splits read) hold one
+of ``--data``'s problems is refused, as that problem would be trained on
+in the fold that tests it.
 """
 from __future__ import annotations
 
@@ -41,7 +43,8 @@ from model.folds import (BALANCES, assign_folds, cached_problem_counts, extra_pr
                          problem_weights)
 from model.network import options_in_use
 from model.checkpoints import MODEL_SPEC
-from model.train import add_training_arguments, chosen_planes, network_options, without_idle_end_state_head
+from model.train import (EXTRA_SPLITS, add_training_arguments, chosen_planes, network_options,
+                         without_idle_end_state_head)
 from pipeline.errors import CommandError
 from pipeline.markdown import markdown_table
 from pipeline.paths import check_output_folder
@@ -100,22 +103,24 @@ def run(args) -> int:
     except (OSError, ValueError) as exc:
         raise CommandError(f"{args.data}: {exc}") from exc
     extra = tuple(args.extra_train)
+    extra_splits = EXTRA_SPLITS[args.extra_split]
     try:
-        extra_found = extra_records(args.data, extra)
+        extra_found = extra_records(args.data, extra, extra_splits)
         for folder, _, _ in extra_found:
-            check_shards(folder, SPLITS, read_spec(folder))
-        overlap = None if args.rescore else extra_problem_overlap(extra, counts)
+            check_shards(folder, extra_splits, read_spec(folder))
+        overlap = None if args.rescore else extra_problem_overlap(extra, counts, extra_splits)
     except (OSError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
     if overlap:
         raise CommandError(overlap, code=2)
     # Every fold trains on some of the same records: whether they hold end states is asked once.
     options = network_options(args) if args.rescore else without_idle_end_state_head(
-        network_options(args), args.data, SPLITS, extra)
+        network_options(args), args.data, SPLITS, extra, extra_splits)
     totals = [sum(n for p, n in counts.items() if fold_of[p] == k) for k in range(args.folds)]
     print(f"{args.data}: {len(counts)} problems, {sum(counts.values())} records in {args.folds} folds "
           f"of {', '.join(map(str, totals))} records"
           + "".join(f"; every fold also trains on the {count} records of {folder}"
+                    + (" (its train split)" if args.extra_split == "train" else "")
                     for folder, _, count in extra_found))
     for fold in chosen:
         try:
@@ -187,7 +192,7 @@ def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of
     result = {
         "fold": fold, "folds": args.folds, "validation_fold": validation_fold,
         "balance": model_spec["balance"], "options": model_spec["options"], "seed": model_spec["seed"],
-        "extra_train": model_spec.get("extra_train", []),
+        "extra_train": model_spec.get("extra_train", []), "extra_split": model_spec.get("extra_split", "both"),
         "planes": model_spec["planes"], "training": training,
         "problems": len(test_problems), "records": int(len(errors)),
         "accuracy": float(1 - errors.mean()) if len(errors) else float("nan"),
@@ -220,17 +225,18 @@ def train_fold(args, options, spec: dict, planes: list[str], out: str, fold: int
     from model.fit import FitLimits, fit
     from pipeline.formats.records import SPLITS
 
+    extra_splits = EXTRA_SPLITS[args.extra_split]
     keras.utils.set_random_seed(args.seed)
     tf.config.experimental.enable_op_determinism()
     train = make_dataset(args.data, SPLITS, args.batch_size, augment=True, shuffle=True,
                          seed=args.seed, planes=planes, problems=train_problems,
                          extra=tuple(args.extra_train), own_records=train_records,
-                         end_state=options.end_state)
+                         end_state=options.end_state, extra_splits=extra_splits)
     validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
                               planes=planes, problems=validation_problems, end_state=options.end_state)
     # Told the batches an epoch holds, Keras ends the epoch there rather than running
     # into the end of the data (as in ``tsumego train``).
-    train_records += sum(count for _, _, count in extra_records(args.data, tuple(args.extra_train)))
+    train_records += sum(count for _, _, count in extra_records(args.data, tuple(args.extra_train), extra_splits))
     train, validation = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records // args.batch_size)))
                          for dataset, records in ((train, train_records), (validation, validation_records)))
     model = compile_model(build_model(len(planes), options), options)
@@ -243,6 +249,7 @@ def train_fold(args, options, spec: dict, planes: list[str], out: str, fold: int
                   "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
                   "data": os.path.abspath(args.data), "split": f"fold {fold} of {args.folds}",
                   "extra_train": [os.path.abspath(folder) for folder in args.extra_train],
+                  "extra_split": args.extra_split,
                   "balance": args.balance, **fitted}
     with open(os.path.join(out, MODEL_SPEC), "w") as f:
         json.dump(model_spec, f, indent=2, sort_keys=True)
@@ -283,14 +290,15 @@ def write_summary(out: str, folds: int) -> str:
     # Folds run separately may have been given other options; the summary must not hide that.
     # (folds trained before the schedule option ran on the plateau schedule)
     settings = sorted({json.dumps({"extra_train": result.get("extra_train", []),
+                                   "extra_split": result.get("extra_split", "both"),
                                    "schedule": result["training"].get("schedule", "plateau"),
                                    **{key: result[key] for key in ("balance", "options", "seed")}},
                                   sort_keys=True) for result in results})
     described = "; ".join(
         f"balance {setting['balance']}, options {options_in_use(setting['options'])}, "
         f"{setting['schedule']} learning-rate schedule, seed {setting['seed']}"
-        + (f", also trained on every record of {', '.join(setting['extra_train'])}"
-           if setting["extra_train"] else "")
+        + (f", also trained on {'the train split' if setting['extra_split'] == 'train' else 'every record'}"
+           f" of {', '.join(setting['extra_train'])}" if setting["extra_train"] else "")
         for setting in map(json.loads, settings))
     lines = [f"# Cross-validation by problem: {total['folds']} of {folds} folds done\n\n",
              ("Folds trained with different settings: " if len(settings) > 1 else "Settings: ")

@@ -82,9 +82,6 @@ def register(commands) -> None:
     parser.add_argument("--mixed-precision", action="store_true",
                         help="compute in float16, keep the weights in float32 (for a GPU; slower on a CPU)")
     add_training_arguments(parser)
-    parser.add_argument("--extra-split", choices=EXTRA_SPLITS, default="both",
-                        help="which records of the --extra-train folders: both splits (default), or "
-                             "their train split only, keeping their test problems unseen")
     # (run replaces it once training starts, with what was kept and how to go on)
     parser.set_defaults(run=run, on_interrupt="nothing was written into --out; rerun to train")
 
@@ -127,6 +124,9 @@ def add_training_arguments(parser) -> None:
                         help="also train on every record of these feature folders (same planes; "
                              "say generated problems'); repeatable (a folder named k times is drawn "
                              "k times an epoch); never evaluated on")
+    parser.add_argument("--extra-split", choices=EXTRA_SPLITS, default="both",
+                        help="which records of the --extra-train folders: both splits (default), or "
+                             "their train split only, keeping their test problems unseen")
 
 
 def network_options(args) -> NetworkOptions:

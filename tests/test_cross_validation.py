@@ -130,6 +130,27 @@ def test_train_and_crossval_take_extra_records_of_other_problems_only(toy_record
     assert f"--extra-train {tmp_path / 'none'}: {tmp_path / 'none'}/features.json: no such file" in capsys.readouterr().err
 
 
+def test_crossval_takes_only_the_train_split_of_an_extra_folder_when_told(toy_records, tmp_path, capsys):
+    from pipeline.formats.records import write_spec
+
+    # train split: other problems; test split: problems of the data folder itself
+    extra = tmp_path / "extra"
+    extra.mkdir()
+    write_toy_records(str(extra), counts={"train": 120}, seed=2, problems="more")
+    write_toy_records(str(extra), counts={"test": 40}, seed=3, problems="toy")
+    write_spec(str(extra), PLANES, {"read": 160, "rejected": 0, "written_train": 120, "written_test": 40})
+    options = [*TOY_OPTIONS, "--epochs", "1", "--folds", "4", "--fold", "0", "--extra-train", str(extra)]
+    assert main(["crossval", "--data", str(toy_records), "--out", str(tmp_path / "both"), *options]) == 2
+    assert "holds 40 of the evaluated problems" in capsys.readouterr().err
+    out = tmp_path / "cv"
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), *options,
+                 "--extra-split", "train"]) == 0
+    assert f"every fold also trains on the 120 records of {extra} (its train split)" in capsys.readouterr().out
+    result = json.loads((out / "fold-0" / "result.json").read_text())
+    assert result["extra_split"] == "train" and result["extra_train"] == [str(extra)]
+    assert f"also trained on the train split of {extra}" in (out / "crossval.md").read_text()
+
+
 def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_records, tmp_path,
                                                                            capsys):
     out = tmp_path / "cv"
