@@ -27,6 +27,14 @@ the line: only the winner's moves are solved (on the warm table, mostly a
 probe), the loser's replies are read from the table.  Two passes in a row end the line when the defender wins
 (alive, or seki); when the attacker wins the line goes on to the capture.
 
+A winning move read from the table may have been found on another path, where
+it recreated no position: an exact result holds on every path, its move need
+not.  Where that move recreates a position of this line and its side is not
+ko master, the rules forbid it here, and following it would run round a ko
+to the move cap; the line takes instead the first move in the search's order
+that the rules allow and that wins here (a solve each).  If none did, the
+table's result would be wrong on this path: the line ends as a disagreement.
+
 Guards: the line stops after ``max_moves`` moves (default four times the
 points of the search area plus twenty, within the search's depth cap): the ko
 master may recreate a position (that is what a ko retaken is), so a
@@ -49,9 +57,9 @@ from .board import EMPTY, color_letter
 from .dfs import search
 from .jit import kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_TAGS, C_TARGET,
-                      generate_moves, liberties, play_move, undo_move)
+                      generate_moves, liberties, play_move, sort_moves, undo_move)
 from .problem import sgf_point
-from .rules import MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, winner_of
+from .rules import MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, repetition_depth, sign, winner_of
 from .table import ABORT, NODES, TAGS, _work_class, node_key, table_slot
 
 # How a line ended (the kernel's status), and in words.
@@ -150,6 +158,50 @@ def _stubborn_reply(context, keys, values, work, color, km, depth):
 
 
 @kernel
+def _forbidden_here(context, move, color, km, depth):
+    """Whether ``move`` recreates a position of the path while ``color`` is not ko master."""
+    if move < 0 or km * sign(color) > 0:
+        return False
+    path = context[C_PATH]
+    path[depth] = context[C_HASH][0]
+    play_move(context, move, color)
+    child = context[C_HASH][0]
+    undo_move(context)
+    return repetition_depth(path, depth, child) <= depth
+
+
+@kernel
+def _winning_move_here(context, keys, values, work, color, km, depth):
+    """The first move in the search's order that the rules allow on this path and that wins for
+    ``color``; NO_MOVE if none (the caller checks the abort flag)."""
+    cells = context[C_CELLS]
+    target = context[C_TARGET]
+    path = context[C_PATH]
+    position = context[C_HASH][0]
+    n, _ = generate_moves(context, color, km, depth, NO_MOVE)
+    sort_moves(context, depth, n)
+    moves = context[C_MOVES][depth]
+    for i in range(n):
+        p = moves[i]
+        if p == PASS:
+            if _pass_wins(context, keys, values, work, color, km, depth):
+                return PASS
+        else:
+            path[depth] = position
+            play_move(context, p, color)
+            if cells[target] == EMPTY:
+                undo_move(context)
+                return p
+            response = search(context, keys, values, work, 3 - color, km, depth + 1)
+            undo_move(context)
+            if winner_of(response) == color:
+                return p
+        if context[C_COUNTERS][ABORT] != 0:
+            return NO_MOVE
+    return NO_MOVE
+
+
+@kernel
 def follow(context, keys, values, work, line, final_cells, color, km, depth, max_moves):
     """Walk the principal variation from the node at ``depth`` (module doc).
 
@@ -189,6 +241,14 @@ def follow(context, keys, values, work, line, final_cells, color, km, depth, max
                 break
         if winner == color:
             move = move_of(result)
+            if _forbidden_here(context, move, color, km, depth):
+                move = _winning_move_here(context, keys, values, work, color, km, depth)
+                if counters[ABORT] != 0:
+                    status = ABORTED
+                    break
+                if move == NO_MOVE:
+                    status = DISAGREES
+                    break
             if color == defender and move != PASS and liberties(context, target, 2) > 1:
                 if _pass_wins(context, keys, values, work, color, km, depth):
                     move = PASS

@@ -104,6 +104,42 @@ def test_the_line_continues_from_the_moves_played():
     assert line.captured and line.complete and len(solver.history) == 1
 
 
+
+def test_a_line_never_plays_a_table_move_that_this_path_forbids():
+    """An exact result holds on every path, its move need not: a ko retake found where it
+    recreated no position is forbidden to the side that is not ko master where it does."""
+    from solver.dfs import _entry
+    from solver.solver import ko_master_value
+    from solver.table import node_key, table_slot
+
+    problem = load_problem(str(OWN_PROBLEMS / "ko" / "side-first-line-ko.sgf"))
+    black, white = problem.attacker, problem.defender
+    solver = Solver(problem)
+    for x, y, color in ((5, 0, black), (6, 0, white), (4, 1, black)):
+        assert solver.play(x, y, color)
+    assert solver.board.get(4, 0) == EMPTY   # Black took the ko: White's retake at (4, 0) would repeat
+    # What a solve of this position on another path would store: White wins by the retake.
+    table = solver.tables["dfs"]
+    key = node_key(solver.board.hash[0], white, ko_master_value("attacker", white))
+    slot = table_slot(table.keys, key)
+    table.keys[slot] = key
+    table.values[slot, 0] = _entry(1, white, solver.board.point(4, 0))
+    line = solver.principal_variation(white)
+    assert line.complete and line.winner == white and not line.captured
+    assert line.moves[0][0] == white and line.moves[0][1] != (4, 0)
+    played = Solver(problem)
+    for x, y, color in ((5, 0, black), (6, 0, white), (4, 1, black)):
+        played.play(x, y, color)
+    seen = {int(played.board.hash[0])} | set(played.history)
+    for color, move in line.moves:   # no position recreated by White, who is not ko master
+        if move == "pass":   # (a pass ends the local history the rule looks back on)
+            seen = {int(played.board.hash[0])}
+            continue
+        assert played.play(*move, color)
+        assert color != white or int(played.board.hash[0]) not in seen
+        seen.add(int(played.board.hash[0]))
+
+
 # -- tsumego solve --pv -----------------------------------------------------------
 
 def test_solve_pv_prints_the_line_and_the_final_position(tmp_path, capsys):
