@@ -34,6 +34,9 @@ ko master, the rules forbid it here, and following it would run round a ko
 to the move cap; the line takes instead the first move in the search's order
 that the rules allow and that wins here (a solve each).  If none did, the
 table's result would be wrong on this path: the line ends as a disagreement.
+Likewise a winning move from the table that leads back to a position of the
+line (the ko master's retake, say) may lead round a cycle with the loser's
+replies: a winning move that does not comes first, if there is one.
 
 Guards: the line stops after ``max_moves`` moves (default four times the
 points of the search area plus twenty, within the search's depth cap): the ko
@@ -159,21 +162,39 @@ def _stubborn_reply(context, keys, values, work, color, km, depth):
 
 @kernel
 def _forbidden_here(context, move, color, km, depth):
-    """Whether ``move`` recreates a position of the path while ``color`` is not ko master."""
+    """Whether ``move`` recreates a position of the path while ``color`` is not ko master
+    (or cannot be played at all)."""
     if move < 0 or km * sign(color) > 0:
         return False
     path = context[C_PATH]
     path[depth] = context[C_HASH][0]
-    play_move(context, move, color)
+    if play_move(context, move, color) < 0:
+        return True
     child = context[C_HASH][0]
     undo_move(context)
     return repetition_depth(path, depth, child) <= depth
 
 
 @kernel
-def _winning_move_here(context, keys, values, work, color, km, depth):
+def _recreates_line_position(context, move, color, start, depth):
+    """Whether ``move`` (not a pass) recreates a position of the line so far (``path[start..depth]``)."""
+    path = context[C_PATH]
+    path[depth] = context[C_HASH][0]
+    if play_move(context, move, color) < 0:
+        return False
+    child = context[C_HASH][0]
+    undo_move(context)
+    for j in range(start, depth + 1):
+        if path[j] == child:
+            return True
+    return False
+
+
+@kernel
+def _winning_move_here(context, keys, values, work, color, km, depth, avoid_from):
     """The first move in the search's order that the rules allow on this path and that wins for
-    ``color``; NO_MOVE if none (the caller checks the abort flag)."""
+    ``color``, passing over, if ``avoid_from`` >= 0, the pass and every move that recreates a
+    position of ``path[avoid_from..depth]``; NO_MOVE if none (the caller checks the abort flag)."""
     cells = context[C_CELLS]
     target = context[C_TARGET]
     path = context[C_PATH]
@@ -184,9 +205,9 @@ def _winning_move_here(context, keys, values, work, color, km, depth):
     for i in range(n):
         p = moves[i]
         if p == PASS:
-            if _pass_wins(context, keys, values, work, color, km, depth):
+            if avoid_from < 0 and _pass_wins(context, keys, values, work, color, km, depth):
                 return PASS
-        else:
+        elif avoid_from < 0 or not _recreates_line_position(context, p, color, avoid_from, depth):
             path[depth] = position
             play_move(context, p, color)
             if cells[target] == EMPTY:
@@ -218,6 +239,7 @@ def follow(context, keys, values, work, line, final_cells, color, km, depth, max
     defender = cells[target]
     attacker = 3 - defender
     tags_before = counters[TAGS]
+    start = depth
     count = 0
     played = 0
     winner = 0
@@ -242,13 +264,22 @@ def follow(context, keys, values, work, line, final_cells, color, km, depth, max
         if winner == color:
             move = move_of(result)
             if _forbidden_here(context, move, color, km, depth):
-                move = _winning_move_here(context, keys, values, work, color, km, depth)
+                move = _winning_move_here(context, keys, values, work, color, km, depth, -1)
                 if counters[ABORT] != 0:
                     status = ABORTED
                     break
                 if move == NO_MOVE:
                     status = DISAGREES
                     break
+            elif move >= 0 and _recreates_line_position(context, move, color, start, depth):
+                # The ko master's retake, or a move back to an earlier position: the table's
+                # move may lead round a cycle; a winning move that does not comes first.
+                other = _winning_move_here(context, keys, values, work, color, km, depth, start)
+                if counters[ABORT] != 0:
+                    status = ABORTED
+                    break
+                if other != NO_MOVE:
+                    move = other
             if color == defender and move != PASS and liberties(context, target, 2) > 1:
                 if _pass_wins(context, keys, values, work, color, km, depth):
                     move = PASS

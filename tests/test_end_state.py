@@ -112,25 +112,30 @@ def test_a_line_never_plays_a_table_move_that_this_path_forbids():
     from solver.solver import ko_master_value
     from solver.table import node_key, table_slot
 
-    problem = load_problem(str(OWN_PROBLEMS / "ko" / "side-first-line-ko.sgf"))
+    problem = load_problem(str(OWN_PROBLEMS / "ko" / "side-hane-ko.sgf"))
     black, white = problem.attacker, problem.defender
+    moves = ((3, 0, black), (3, 1, white), (2, 1, black))   # Black takes the ko at (2, 0)
     solver = Solver(problem)
-    for x, y, color in ((5, 0, black), (6, 0, white), (4, 1, black)):
+    for x, y, color in moves:
         assert solver.play(x, y, color)
-    assert solver.board.get(4, 0) == EMPTY   # Black took the ko: White's retake at (4, 0) would repeat
+    before = solver.board.to_array()
+    # White's retake at (2, 0) is a legal move that recreates the position before Black's capture.
+    assert solver.play(2, 0, white) and int(solver.board.hash[0]) == solver.history[-2]
+    solver.take_back()
     # What a solve of this position on another path would store: White wins by the retake.
     table = solver.tables["dfs"]
     key = node_key(solver.board.hash[0], white, ko_master_value("attacker", white))
     slot = table_slot(table.keys, key)
     table.keys[slot] = key
-    table.values[slot, 0] = _entry(1, white, solver.board.point(4, 0))
+    table.values[slot, 0] = _entry(1, white, solver.board.point(2, 0))
     line = solver.principal_variation(white)
+    assert (solver.board.to_array() == before).all()
     assert line.complete and line.winner == white and not line.captured
-    assert line.moves[0][0] == white and line.moves[0][1] != (4, 0)
+    assert line.moves[0][0] == white and line.moves[0][1] != (2, 0)
     played = Solver(problem)
-    for x, y, color in ((5, 0, black), (6, 0, white), (4, 1, black)):
+    for x, y, color in moves:
         played.play(x, y, color)
-    seen = {int(played.board.hash[0])} | set(played.history)
+    seen = set(played.history) | {int(played.board.hash[0])}
     for color, move in line.moves:   # no position recreated by White, who is not ko master
         if move == "pass":   # (a pass ends the local history the rule looks back on)
             seen = {int(played.board.hash[0])}
