@@ -50,6 +50,8 @@ from pipeline.markdown import markdown_table
 from pipeline.paths import check_output_folder
 
 RESULT_FILE = "result.json"
+# the --extra-train records read, by --extra-split, in the summary's words
+EXTRA_READ = {"both": "every record", "train": "the train split"}
 SUMMARY_FILE = "crossval"   # .md and .json
 
 
@@ -192,7 +194,8 @@ def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of
     result = {
         "fold": fold, "folds": args.folds, "validation_fold": validation_fold,
         "balance": model_spec["balance"], "options": model_spec["options"], "seed": model_spec["seed"],
-        "extra_train": model_spec.get("extra_train", []), "extra_split": model_spec.get("extra_split", "both"),
+        "extra_train": model_spec.get("extra_train", []),
+        "extra_split": model_spec.get("extra_split", "both"),
         "planes": model_spec["planes"], "training": training,
         "problems": len(test_problems), "records": int(len(errors)),
         "accuracy": float(1 - errors.mean()) if len(errors) else float("nan"),
@@ -236,7 +239,8 @@ def train_fold(args, options, spec: dict, planes: list[str], out: str, fold: int
                               planes=planes, problems=validation_problems, end_state=options.end_state)
     # Told the batches an epoch holds, Keras ends the epoch there rather than running
     # into the end of the data (as in ``tsumego train``).
-    train_records += sum(count for _, _, count in extra_records(args.data, tuple(args.extra_train), extra_splits))
+    extra_found = extra_records(args.data, tuple(args.extra_train), extra_splits)
+    train_records += sum(count for _, _, count in extra_found)
     train, validation = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records // args.batch_size)))
                          for dataset, records in ((train, train_records), (validation, validation_records)))
     model = compile_model(build_model(len(planes), options), options)
@@ -297,8 +301,8 @@ def write_summary(out: str, folds: int) -> str:
     described = "; ".join(
         f"balance {setting['balance']}, options {options_in_use(setting['options'])}, "
         f"{setting['schedule']} learning-rate schedule, seed {setting['seed']}"
-        + (f", also trained on {'the train split' if setting['extra_split'] == 'train' else 'every record'}"
-           f" of {', '.join(setting['extra_train'])}" if setting["extra_train"] else "")
+        + (f", also trained on {EXTRA_READ[setting['extra_split']]} of {', '.join(setting['extra_train'])}"
+           if setting["extra_train"] else "")
         for setting in map(json.loads, settings))
     lines = [f"# Cross-validation by problem: {total['folds']} of {folds} folds done\n\n",
              ("Folds trained with different settings: " if len(settings) > 1 else "Settings: ")
