@@ -145,6 +145,37 @@ def test_a_line_never_plays_a_table_move_that_this_path_forbids():
         seen.add(int(played.board.hash[0]))
 
 
+
+def test_a_line_prefers_a_winning_move_that_does_not_lead_back_to_one_of_its_positions():
+    """The ko master's table move may retake a ko and so lead back round a cycle with the
+    loser's replies: another winning move comes first."""
+    from solver.dfs import _entry
+    from solver.solver import ko_master_value
+    from solver.table import node_key, table_slot
+
+    problem = load_problem(str(OWN_PROBLEMS / "corner-shapes" / "j-group-wedge-kill.sgf"))
+    black, white = problem.attacker, problem.defender
+    solver = Solver(problem)
+    for x, y, color in ((0, 7, black), (0, 6, white), (1, 8, black)):
+        assert solver.play(x, y, color)
+    start = int(solver.board.hash[0])
+    # White's reply at (0, 8) takes the ko; Black's retake at (0, 7) leads back to the start.
+    assert solver.play(0, 8, white)
+    assert solver.play(0, 7, black) and int(solver.board.hash[0]) == start
+    solver.take_back()
+    # A table that has Black win there by the retake.
+    table = solver.tables["dfs"]
+    key = node_key(solver.board.hash[0], black, ko_master_value("attacker", white))
+    slot = table_slot(table.keys, key)
+    table.keys[slot] = key
+    table.values[slot, 0] = _entry(1, black, solver.board.point(0, 7))
+    solver.take_back()
+    line = solver.principal_variation(white)
+    assert line.moves[0] == (white, (0, 8))
+    assert line.moves[1][0] == black and line.moves[1][1] != (0, 7)
+    assert line.complete and line.captured and line.winner == black
+
+
 # -- tsumego solve --pv -----------------------------------------------------------
 
 def test_solve_pv_prints_the_line_and_the_final_position(tmp_path, capsys):
