@@ -104,7 +104,6 @@ def test_the_line_continues_from_the_moves_played():
     assert line.captured and line.complete and len(solver.history) == 1
 
 
-
 def test_a_line_never_plays_a_table_move_that_this_path_forbids():
     """An exact result holds on every path, its move need not: a ko retake found where it
     recreated no position is forbidden to the side that is not ko master where it does."""
@@ -143,7 +142,6 @@ def test_a_line_never_plays_a_table_move_that_this_path_forbids():
         assert played.play(*move, color)
         assert color != white or int(played.board.hash[0]) not in seen
         seen.add(int(played.board.hash[0]))
-
 
 
 def test_a_line_prefers_a_winning_move_that_does_not_lead_back_to_one_of_its_positions():
