@@ -161,31 +161,34 @@ def _stubborn_reply(context, keys, values, work, color, km, depth):
 
 
 @kernel
+def _child_position(context, move, color, depth):
+    """(playable, hash after ``move``): the move played and taken back, the current position
+    written at ``path[depth]`` for the repetition checks."""
+    context[C_PATH][depth] = context[C_HASH][0]
+    if play_move(context, move, color) < 0:
+        return False, np.uint64(0)
+    child = context[C_HASH][0]
+    undo_move(context)
+    return True, child
+
+
+@kernel
 def _forbidden_here(context, move, color, km, depth):
     """Whether ``move`` recreates a position of the path while ``color`` is not ko master
     (or cannot be played at all)."""
     if move < 0 or km * sign(color) > 0:
         return False
-    path = context[C_PATH]
-    path[depth] = context[C_HASH][0]
-    if play_move(context, move, color) < 0:
-        return True
-    child = context[C_HASH][0]
-    undo_move(context)
-    return repetition_depth(path, depth, child) <= depth
+    playable, child = _child_position(context, move, color, depth)
+    return not playable or repetition_depth(context[C_PATH], depth, child) <= depth
 
 
 @kernel
 def _recreates_line_position(context, move, color, start, depth):
     """Whether ``move`` (not a pass) recreates a position of the line so far (``path[start..depth]``)."""
+    playable, child = _child_position(context, move, color, depth)
     path = context[C_PATH]
-    path[depth] = context[C_HASH][0]
-    if play_move(context, move, color) < 0:
-        return False
-    child = context[C_HASH][0]
-    undo_move(context)
     for j in range(start, depth + 1):
-        if path[j] == child:
+        if playable and path[j] == child:
             return True
     return False
 

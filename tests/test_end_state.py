@@ -104,13 +104,23 @@ def test_the_line_continues_from_the_moves_played():
     assert line.captured and line.complete and len(solver.history) == 1
 
 
-def test_a_line_never_plays_a_table_move_that_this_path_forbids():
-    """An exact result holds on every path, its move need not: a ko retake found where it
-    recreated no position is forbidden to the side that is not ko master where it does."""
+def store_exact_win(solver, color, point):
+    """Write into the DFS table what a solve elsewhere would leave: ``color``, to move in the
+    solver's position, wins on every path by ``point`` (the attacker is ko master)."""
     from solver.dfs import _entry
     from solver.solver import ko_master_value
     from solver.table import node_key, table_slot
 
+    table = solver.tables["dfs"]
+    key = node_key(solver.board.hash[0], color, ko_master_value("attacker", solver.problem.defender))
+    slot = table_slot(table.keys, key)
+    table.keys[slot] = key
+    table.values[slot, 0] = _entry(1, color, solver.board.point(*point))
+
+
+def test_a_line_never_plays_a_table_move_that_this_path_forbids():
+    """An exact result holds on every path, its move need not: a ko retake found where it
+    recreated no position is forbidden to the side that is not ko master where it does."""
     problem = load_problem(str(OWN_PROBLEMS / "ko" / "side-hane-ko.sgf"))
     black, white = problem.attacker, problem.defender
     moves = ((3, 0, black), (3, 1, white), (2, 1, black))   # Black takes the ko at (2, 0)
@@ -122,11 +132,7 @@ def test_a_line_never_plays_a_table_move_that_this_path_forbids():
     assert solver.play(2, 0, white) and int(solver.board.hash[0]) == solver.history[-2]
     solver.take_back()
     # What a solve of this position on another path would store: White wins by the retake.
-    table = solver.tables["dfs"]
-    key = node_key(solver.board.hash[0], white, ko_master_value("attacker", white))
-    slot = table_slot(table.keys, key)
-    table.keys[slot] = key
-    table.values[slot, 0] = _entry(1, white, solver.board.point(2, 0))
+    store_exact_win(solver, white, (2, 0))
     line = solver.principal_variation(white)
     assert (solver.board.to_array() == before).all()
     assert line.complete and line.winner == white and not line.captured
@@ -147,10 +153,6 @@ def test_a_line_never_plays_a_table_move_that_this_path_forbids():
 def test_a_line_prefers_a_winning_move_that_does_not_lead_back_to_one_of_its_positions():
     """The ko master's table move may retake a ko and so lead back round a cycle with the
     loser's replies: another winning move comes first."""
-    from solver.dfs import _entry
-    from solver.solver import ko_master_value
-    from solver.table import node_key, table_slot
-
     problem = load_problem(str(OWN_PROBLEMS / "corner-shapes" / "j-group-wedge-kill.sgf"))
     black, white = problem.attacker, problem.defender
     solver = Solver(problem)
@@ -162,11 +164,7 @@ def test_a_line_prefers_a_winning_move_that_does_not_lead_back_to_one_of_its_pos
     assert solver.play(0, 7, black) and int(solver.board.hash[0]) == start
     solver.take_back()
     # A table that has Black win there by the retake.
-    table = solver.tables["dfs"]
-    key = node_key(solver.board.hash[0], black, ko_master_value("attacker", white))
-    slot = table_slot(table.keys, key)
-    table.keys[slot] = key
-    table.values[slot, 0] = _entry(1, black, solver.board.point(0, 7))
+    store_exact_win(solver, black, (0, 7))
     solver.take_back()
     line = solver.principal_variation(white)
     assert line.moves[0] == (white, (0, 8))
