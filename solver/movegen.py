@@ -20,10 +20,13 @@ from .rules import INF_DEPTH, PASS, repetition_depth, sign
 # context tuple layout; C_IN_AREA .. C_REGION_VITAL are the scratch of solver.life
 # (C_IN_AREA marks the area's points and the target block's stones); C_PRIOR is
 # the move prior of a guided solve, float64 [colour, cell], zero when unguided, and
-# C_PRIOR_WEIGHT its weight in the move order, float64 [1]
+# C_PRIOR_WEIGHT its weight in the move order, float64 [1]; C_TARGET_LIBERTIES is a
+# row per depth beside C_MOVES: the target's liberties after each move (counted up
+# to 8, 0 where the move captures it), which df-pn's first numbers for a child read
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
  C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
- C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT) = range(24)
+ C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT,
+ C_TARGET_LIBERTIES) = range(25)
 
 # Score tiers; the heuristic part of a score stays within (-1, 1).
 CAPTURES_TARGET = 100.0
@@ -95,6 +98,7 @@ def generate_moves(context, color, km, depth, hint):
     scores = context[C_SCORES][depth]
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
+    target_liberties = context[C_TARGET_LIBERTIES][depth]
     prior = context[C_PRIOR][color]
     weight = context[C_PRIOR_WEIGHT][0]
     defender = cells[target]
@@ -110,6 +114,7 @@ def generate_moves(context, color, km, depth, hint):
         if captured < 0:
             continue
         lives = False
+        target_libs = 0
         if cells[target] == EMPTY:
             score = CAPTURES_TARGET
         else:
@@ -134,6 +139,7 @@ def generate_moves(context, color, km, depth, hint):
             scores[0] = LIVES
             depths[0] = d
             hashes[0] = child
+            target_liberties[0] = target_libs
             return 1, earliest
         if lives:
             score += LIVES
@@ -149,12 +155,14 @@ def generate_moves(context, color, km, depth, hint):
         scores[n] = score
         depths[n] = d
         hashes[n] = child
+        target_liberties[n] = target_libs
         n += 1
     if liberties(context, target, 2) > 1:
         moves[n] = PASS
         scores[n] = -1e9
         depths[n] = INF_DEPTH
         hashes[n] = context[C_HASH][0]
+        target_liberties[n] = 2   # at least: the pass's entry is not read
         n += 1
     return n, earliest
 
@@ -166,13 +174,15 @@ def sort_moves(context, depth, n):
     scores = context[C_SCORES][depth]
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
+    libs = context[C_TARGET_LIBERTIES][depth]
     for i in range(1, n):
-        m, s, d, h = moves[i], scores[i], depths[i], hashes[i]
+        m, s, d, h, b = moves[i], scores[i], depths[i], hashes[i], libs[i]
         j = i - 1
         while j >= 0 and scores[j] < s:
             moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1] = moves[j], scores[j], depths[j], hashes[j]
+            libs[j + 1] = libs[j]
             j -= 1
-        moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1] = m, s, d, h
+        moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1], libs[j + 1] = m, s, d, h, b
 
 
 @kernel
@@ -182,6 +192,8 @@ def remove_move(context, depth, n, i):
     scores = context[C_SCORES][depth]
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
+    libs = context[C_TARGET_LIBERTIES][depth]
     for j in range(i, n - 1):
         moves[j], scores[j], depths[j], hashes[j] = moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1]
+        libs[j] = libs[j + 1]
     return n - 1

@@ -124,6 +124,7 @@ class Solver:
             np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks each region is vital to
             self.prior,
             self.prior_weight,
+            np.zeros((rows, width), dtype=np.int32),      # the target's liberties after each move
         )
 
     @property

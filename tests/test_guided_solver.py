@@ -187,11 +187,12 @@ def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide)
 
 
 # Unguided node counts measured before the guide existed (DFS's since its pass reliance
-# was mended): (problem, colour first, algorithm) → nodes.
+# was mended, df-pn's since the target's liberties seed a child's first numbers):
+# (problem, colour first, algorithm) → nodes.
 UNGUIDED_NODES = {
-    ("cc1/900.sgf", BLACK, "dfs"): 3967, ("cc1/900.sgf", BLACK, "dfpn"): 5396,
-    ("gop/10963.sgf", WHITE, "dfs"): 3841, ("gop/10963.sgf", WHITE, "dfpn"): 8154,
-    ("gop/13419.sgf", BLACK, "dfs"): 8181, ("gop/13419.sgf", BLACK, "dfpn"): 10653,
+    ("cc1/900.sgf", BLACK, "dfs"): 3967, ("cc1/900.sgf", BLACK, "dfpn"): 9504,
+    ("gop/10963.sgf", WHITE, "dfs"): 3841, ("gop/10963.sgf", WHITE, "dfpn"): 4604,
+    ("gop/13419.sgf", BLACK, "dfs"): 8181, ("gop/13419.sgf", BLACK, "dfpn"): 11182,
 }
 
 
