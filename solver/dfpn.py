@@ -37,8 +37,8 @@ from numba import njit
 
 from .jit import inline_kernel, kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_PRIOR,
-                      C_SCORES, C_TAGS, C_TARGET, C_TARGET_LIBERTIES, CAPTURES_TARGET, generate_moves, play_move,
-                      sort_moves, target_lives, undo_move)
+                      C_PRIOR_WEIGHT, C_SCORES, C_TAGS, C_TARGET, C_TARGET_LIBERTIES, CAPTURES_TARGET,
+                      generate_moves, play_move, sort_moves, target_lives, undo_move)
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
 from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, node_key_after, table_claim,
                     table_slot)
@@ -72,7 +72,9 @@ RANK_COST = np.int64(1024)
 # leave the opponent little is soon given up for a sibling's.  On hard reference
 # problems this took 0.56 of the nodes of phi = 1 (costs 64 to 1024 alike, 4 took
 # 0.93; RESULTS.md, "df-pn: the target's liberties in a child's first numbers").
-# The pass keeps phi = 1.
+# The pass keeps phi = 1, and so does every child of a guided solve: the network's
+# prior replaces this knowledge there (with both, guided df-pn took 2,654,859 nodes
+# on the reference problems with PL, with the prior alone 2,199,648).
 LIBERTY_COST = np.int64(64)
 ESCAPE_LIBERTIES = 4
 # 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR (2 and 8 took 4-7% more nodes on
@@ -173,6 +175,7 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
     mover_defends = context[C_CELLS][context[C_TARGET]] == color
     target_liberties = context[C_TARGET_LIBERTIES][depth]
     prior = context[C_PRIOR][color]
+    guided = context[C_PRIOR_WEIGHT][0] > 0.0
     opp = 3 - color
     row = scratch[depth]
     path[depth] = position
@@ -202,7 +205,7 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
             _set_child(row, i, values, s, on_path_key or cycle < INF_DEPTH, depth)
         else:
             row[i, S_PHI] = 1
-            if moves[i] != PASS:
+            if moves[i] != PASS and not guided:
                 libs = target_liberties[i]
                 if mover_defends:
                     row[i, S_PHI] += LIBERTY_COST * max(0, libs - 1)
