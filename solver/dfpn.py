@@ -77,8 +77,8 @@ RANK_COST = np.int64(1024)
 # on the reference problems with PL, with the prior alone 2,199,648).
 LIBERTY_COST = np.int64(64)
 ESCAPE_LIBERTIES = 4
-# 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR (2 and 8 took 4-7% more nodes on
-# hard reference problems, 1 took 7% more).
+# 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR (epsilon 1/2 and 1/8 took 4% and
+# 1% more nodes on hard reference problems, 1 took 7% more).
 EPSILON_DIVISOR = 4
 # scratch[depth, child, :] fields: the child's numbers, whether it is solved,
 # its reliance depth, its ko master, depth + 1 of the stack entry holding its
