@@ -175,8 +175,11 @@ class Solver:
         started = time.perf_counter()
         try:
             if guide is not None:
-                self.prior_weight[0] = guide_weight(guide)
+                weight = guide_weight(guide)
                 guide.fill(self, self.prior)
+                # a guide with nothing to say leaves the solve unguided, df-pn's own
+                # first numbers included (dfpn.LIBERTY_COST)
+                self.prior_weight[0] = weight if self.prior.any() else 0.0
             if algo == "dfs":
                 result = self.run_search(table, max_nodes, lambda: dfs.search(
                     self.context, table.keys, table.values, table.work, to_play, km, depth))
