@@ -14,9 +14,9 @@ suite checks a fixed subset of these cases; this is the full run
 
 ``--all`` adds the problems without PL (both sides first; most are far larger):
 a search out of budget (or a move check that runs out) is then counted, not a
-failure, and the totals add the
-hard cases, those either search took ``HARD_SECONDS`` or more on and both solved,
-where the two searches' speeds are compared.
+failure.  The totals end with the hard cases, those either search took
+``HARD_SECONDS`` or more on and both solved, where the two searches' speeds
+are compared.
 """
 from __future__ import annotations
 

@@ -69,9 +69,10 @@ RANK_COST = np.int64(1024)
 # an attacker move the defender has fewer ways out the fewer liberties remain,
 # phi = 1 + LIBERTY_COST * (ESCAPE_LIBERTIES - liberties), 1 from ESCAPE_LIBERTIES
 # up.  The parent's disproof number is the sum of these, so a node whose moves all
-# leave the opponent little is soon given up for a sibling's.  On hard reference
+# leave the opponent little is soon given up for a sibling.  On hard reference
 # problems this took 0.56 of the nodes of phi = 1 (costs 64 to 1024 alike, 4 took
-# 0.93; RESULTS.md, "df-pn: the target's liberties in a child's first numbers").
+# 0.93; thresholds of 3, 6 and 8 liberties no better than 4 over all; RESULTS.md,
+# "df-pn: the target's liberties in a child's first numbers").
 # The pass keeps phi = 1, and so does every child of a guided solve: the network's
 # prior replaces this knowledge there (with both, guided df-pn took 2,654,859 nodes
 # on the reference problems with PL, with the prior alone 2,199,648).
