@@ -183,14 +183,19 @@ def _forbidden_here(context, move, color, km, depth):
 
 
 @kernel
+def _on_line(path, start, depth, child):
+    """Whether the position ``child`` is one of the line's so far (``path[start..depth]``)."""
+    for j in range(start, depth + 1):
+        if path[j] == child:
+            return True
+    return False
+
+
+@kernel
 def _recreates_line_position(context, move, color, start, depth):
     """Whether ``move`` (not a pass) recreates a position of the line so far (``path[start..depth]``)."""
     playable, child = _child_position(context, move, color, depth)
-    path = context[C_PATH]
-    for j in range(start, depth + 1):
-        if playable and path[j] == child:
-            return True
-    return False
+    return playable and _on_line(context[C_PATH], start, depth, child)
 
 
 @kernel
@@ -205,12 +210,14 @@ def _winning_move_here(context, keys, values, work, color, km, depth, avoid_from
     n, _ = generate_moves(context, color, km, depth, NO_MOVE)
     sort_moves(context, depth, n)
     moves = context[C_MOVES][depth]
+    children = context[C_HASHES][depth]   # each move's position, as generate_moves found it
+    path[depth] = position
     for i in range(n):
         p = moves[i]
         if p == PASS:
             if avoid_from < 0 and _pass_wins(context, keys, values, work, color, km, depth):
                 return PASS
-        elif avoid_from < 0 or not _recreates_line_position(context, p, color, avoid_from, depth):
+        elif avoid_from < 0 or not _on_line(path, avoid_from, depth, children[i]):
             path[depth] = position
             play_move(context, p, color)
             if cells[target] == EMPTY:
