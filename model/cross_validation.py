@@ -1,7 +1,8 @@
 """``tsumego crossval``: accuracy on unseen problems, every problem tested once.
 
 ``tsumego crossval --data DIR --out DIR [--folds 5] [--fold K ...]
-[--balance none|sqrt] [--symmetries] [--rescore] [training options of tsumego train]``
+[--balance none|sqrt] [--same-problems FILE] [--symmetries] [--rescore]
+[training options of tsumego train]``
 
 The records of ``DIR`` (train and test shards pooled) are dealt into folds
 of whole problems (``model.folds``).  For fold k the network trains on the
@@ -9,7 +10,10 @@ other folds but one: fold k+1 (mod K) is the validation set that early
 stopping and the learning-rate schedule watch, and fold k, the test set, is
 read only once, by the best epoch's network.  So no choice made during
 training has seen a test problem, which a single split whose test set is
-also watched by early stopping cannot say.
+also watched by early stopping cannot say.  With ``--same-problems`` (the
+groups ``tsumego same-positions`` writes) copies of one position under
+different ids are dealt as one problem, so none is trained on in the fold
+that tests another.
 
 Each fold writes ``fold-K/`` (the model folder of ``tsumego train`` and
 ``result.json``: per-problem records and errors).  ``--fold`` runs only the
@@ -40,7 +44,7 @@ import os
 import numpy as np
 
 from model.folds import (BALANCES, assign_folds, cached_problem_counts, extra_problem_overlap,
-                         problem_weights)
+                         problem_weights, read_together)
 from model.network import options_in_use
 from model.checkpoints import MODEL_SPEC
 from model.train import (EXTRA_SPLITS, add_training_arguments, chosen_planes, network_options,
@@ -63,6 +67,9 @@ def register(commands) -> None:
     parser.add_argument("--folds", type=int, default=5, help="number of folds (default 5)")
     parser.add_argument("--fold", type=int, action="append",
                         help="run only this fold (0-based; may be repeated; default: every fold)")
+    parser.add_argument("--same-problems", metavar="FILE",
+                        help="groups of problems holding the same position (tsumego same-positions' "
+                             "JSON): each group stays in one fold")
     parser.add_argument("--balance", choices=BALANCES, default="none",
                         help="weight of a problem's records in training (model/folds.py)")
     parser.add_argument("--symmetries", action="store_true",
@@ -101,7 +108,8 @@ def run(args) -> int:
     written = {name: count for name, count in spec.get("counts", {}).items() if name.startswith("written")}
     try:
         counts = cached_problem_counts(args.data, os.path.join(args.out, "problems.json"), written)
-        fold_of = assign_folds(counts, args.folds)
+        together = read_together(args.same_problems) if args.same_problems else []
+        fold_of = assign_folds(counts, args.folds, together)
     except (OSError, ValueError) as exc:
         raise CommandError(f"{args.data}: {exc}") from exc
     extra = tuple(args.extra_train)
@@ -121,6 +129,8 @@ def run(args) -> int:
     totals = [sum(n for p, n in counts.items() if fold_of[p] == k) for k in range(args.folds)]
     print(f"{args.data}: {len(counts)} problems, {sum(counts.values())} records in {args.folds} folds "
           f"of {', '.join(map(str, totals))} records"
+          + (f"; the {len(together)} groups of copies of {args.same_problems} each in one fold"
+             if together else "")
           + "".join(f"; every fold also trains on the {count} records of {folder}"
                     + (" (its train split)" if args.extra_split == "train" else "")
                     for folder, _, count in extra_found))

@@ -80,19 +80,47 @@ def extra_problem_overlap(extra: tuple[str, ...], problems, splits: tuple[str, .
     return None
 
 
-def assign_folds(counts: dict[str, int], folds: int) -> dict[str, int]:
-    """Problem id → fold in ``range(folds)``: largest problem first, into the lightest fold."""
+def assign_folds(counts: dict[str, int], folds: int,
+                 together: list[list[str]] | tuple = ()) -> dict[str, int]:
+    """Problem id → fold in ``range(folds)``: largest problem first, into the lightest fold.
+
+    Each list of ``together`` (problems holding the same position:
+    ``tsumego same-positions``) is dealt as one problem of all their records,
+    so a copy of a test problem is never trained on; ids without records are
+    ignored.
+    """
     if folds < 2:
         raise ValueError("cross-validation needs at least 2 folds")
     if len(counts) < folds:
         raise ValueError(f"{len(counts)} problems cannot fill {folds} folds")
+    members = {problem: [problem] for problem in counts}   # unit (its first id) -> its problems
+    for group in together:
+        present = sorted({problem for problem in group if problem in counts})
+        units = sorted({unit for unit, held in members.items() if set(held) & set(present)})
+        if len(units) > 1:
+            joined = sorted(problem for unit in units for problem in members.pop(unit))
+            members[joined[0]] = joined
+    if len(members) < folds:
+        raise ValueError(f"{len(members)} groups of problems cannot fill {folds} folds")
+    size = {unit: sum(counts[problem] for problem in held) for unit, held in members.items()}
     totals = [0] * folds
     fold_of = {}
-    for problem, count in sorted(counts.items(), key=lambda item: (-item[1], item[0])):
+    for unit in sorted(members, key=lambda unit: (-size[unit], unit)):
         fold = min(range(folds), key=lambda k: (totals[k], k))
-        fold_of[problem] = fold
-        totals[fold] += count
+        for problem in members[unit]:
+            fold_of[problem] = fold
+        totals[fold] += size[unit]
     return fold_of
+
+
+def read_together(path: str) -> list[list[str]]:
+    """The groups of ``tsumego same-positions``' JSON file (its ``groups``)."""
+    with open(path) as f:
+        found = json.load(f)
+    groups = found.get("groups") if isinstance(found, dict) else None
+    if not isinstance(groups, list) or not all(isinstance(group, list) for group in groups):
+        raise ValueError(f"{path}: no list of groups (write it with tsumego same-positions)")
+    return [[str(problem) for problem in group] for group in groups]
 
 
 def problem_weights(counts: dict[str, int], balance: str) -> dict[str, float]:

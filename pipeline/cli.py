@@ -44,7 +44,7 @@ import signal
 import sys
 
 from model import cross_validation, evaluate, quantize, report, train
-from pipeline import corpus_stats, features, generate, quiet, solve_all, validate
+from pipeline import corpus_stats, features, generate, quiet, same_position, solve_all, validate
 from pipeline.enclose import command as enclose
 from pipeline.errors import CommandError
 from pipeline.interrupts import interrupted, raising_interrupt
@@ -54,7 +54,8 @@ from solver.board import color_letter
 
 # One module per subcommand (or per group of closely related subcommands), in help order.
 COMMAND_MODULES = (train, cross_validation, quantize, report, evaluate,
-                   generate, corpus_stats, features, solve_all, validate, enclose)
+                   generate, corpus_stats, features, solve_all, validate, enclose,
+                   same_position)
 
 
 # The solve command's node budget: ten times what the hardest reference or own
