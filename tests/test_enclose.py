@@ -16,7 +16,8 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.enclose.command import DEFAULT_MAX_NODES
-from pipeline.enclose.frame import EIGHT, enclose, on_board
+from pipeline.enclose import question
+from pipeline.enclose.frame import EIGHT, enclose, on_board, problem_box
 from pipeline.enclose.outcome import OUTCOMES, enclose_file
 from pipeline.enclose.reader import read_open_problem
 from solver import Solver, load_problem, parse_problem, search_area
@@ -233,3 +234,35 @@ def test_several_inputs_are_named_by_their_folders(tmp_path, capsys):
     clashing = [str(tmp_path / folder / "1.sgf") for folder in ("first", "second")]
     assert main(["enclose", str(single), *clashing, "--out", str(tmp_path / "clash"), "--no-progress"]) == 2
     assert "would both be written as 1.sgf" in capsys.readouterr().err
+
+
+def test_a_margin_widens_the_box_on_its_open_sides_only():
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    x0, y0, x1, y1 = problem_box(problem.stones)
+    assert y0 == 0                                               # the top edge is leaned on
+    assert problem_box(problem.stones, margin=1) == (x0 - 1, 0, x1 + 1, y1 + 1)
+    target = parse_sgf_point(EXPECTED["loose-side-live"][1])
+    narrow = enclose(problem.stones, target, reach=3, keep=frozenset(problem.book)).region
+    wide = enclose(problem.stones, target, reach=3, keep=frozenset(problem.book), margin=1).region
+    assert narrow < wide
+    assert any(x < x0 or x > x1 for x, _ in wide)
+
+
+def test_a_reading_short_of_room_is_tried_in_the_wider_box(monkeypatch):
+    """Settled in the frames of the stones' box (here the one-step-wider frame is the same one,
+    so it is not solved again), fitting in the box widened by MARGIN: that reading stands."""
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    target = parse_sgf_point(EXPECTED["loose-side-live"][1])
+    wide = enclose(problem.stones, target, reach=3, keep=frozenset(problem.book), margin=question.MARGIN)
+    tried = []
+
+    def solve_reading(stones, target, frame, to_play, book, *rest):
+        tried.append((target, frame.region))
+        verdict = question.FITS if frame.region == wide.region else question.SETTLED
+        return question.Reading(target=target, goal="live", frame=frame, verdict=verdict)
+
+    monkeypatch.setattr(question, "solve_reading", solve_reading)
+    readings = question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40)
+    first = [region for point, region in tried if point == target]
+    assert len(first) == len(set(first)) == 2 and first[0] < first[1] == wide.region
+    assert any(reading.verdict == question.FITS and reading.target == target for reading in readings)

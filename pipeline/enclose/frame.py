@@ -88,14 +88,16 @@ def liberties(stones: np.ndarray, block: set[Point]) -> set[Point]:
             if on_board(size, x + dx, y + dy) and stones[y + dy, x + dx] == EMPTY}
 
 
-def problem_box(stones: np.ndarray) -> tuple[int, int, int, int]:
-    """(x0, y0, x1, y1), inclusive: the stones' bounding box, reaching any edge within NEAR_EDGE lines."""
+def problem_box(stones: np.ndarray, margin: int = 0) -> tuple[int, int, int, int]:
+    """(x0, y0, x1, y1), inclusive: the stones' bounding box, reaching any edge within NEAR_EDGE
+    lines, and ``margin`` lines wider on its open sides."""
     size = stones.shape[0]
     ys, xs = np.nonzero(stones)
     x0, x1, y0, y1 = int(xs.min()), int(xs.max()), int(ys.min()), int(ys.max())
     last = size - 1
-    return (0 if x0 <= NEAR_EDGE else x0, 0 if y0 <= NEAR_EDGE else y0,
-            last if last - x1 <= NEAR_EDGE else x1, last if last - y1 <= NEAR_EDGE else y1)
+    return (0 if x0 <= NEAR_EDGE else max(0, x0 - margin), 0 if y0 <= NEAR_EDGE else max(0, y0 - margin),
+            last if last - x1 <= NEAR_EDGE else min(last, x1 + margin),
+            last if last - y1 <= NEAR_EDGE else min(last, y1 + margin))
 
 
 def distances(stones: np.ndarray, color: int, limit: int) -> np.ndarray:
@@ -120,7 +122,7 @@ def distances(stones: np.ndarray, color: int, limit: int) -> np.ndarray:
 
 
 def region_of(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
-              keep: frozenset[Point] = frozenset()) -> set[Point]:
+              keep: frozenset[Point] = frozenset(), margin: int = 0) -> set[Point]:
     """The target's region: defender stones and near empty points reached through the eight steps.
 
     Points in ``keep`` (the book's first moves) are admitted wherever they lie:
@@ -130,7 +132,7 @@ def region_of(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
     size = stones.shape[0]
     defender = int(stones[target[1], target[0]])
     attacker = 3 - defender
-    x0, y0, x1, y1 = problem_box(stones)
+    x0, y0, x1, y1 = problem_box(stones, margin)
     far = distances(stones, defender, reach)
 
     def admitted(x: int, y: int) -> bool:
@@ -198,7 +200,7 @@ def weak_liberties(stones: np.ndarray, region: set[Point], attacker: int) -> set
 
 
 def enclose(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
-            keep: frozenset[Point] = frozenset()) -> Frame:
+            keep: frozenset[Point] = frozenset(), margin: int = 0) -> Frame:
     """The target's region closed by a wall of attacker stones on every empty point around it.
 
     Outside the wall no move is ever searched, so a stone there matters only
@@ -207,7 +209,7 @@ def enclose(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
     """
     size = stones.shape[0]
     attacker = 3 - int(stones[target[1], target[0]])
-    region = region_of(stones, target, reach, keep)
+    region = region_of(stones, target, reach, keep, margin)
     wall = sorted({(x + dx, y + dy) for x, y in region for dx, dy in EIGHT
                    if on_board(size, x + dx, y + dy) and (x + dx, y + dy) not in region
                    and stones[y + dy, x + dx] == EMPTY}, key=lambda p: (p[1], p[0]))

@@ -70,6 +70,7 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 # since a wider frame is only harder.
 RETRY = (SETTLED, KO, BOOK_FAILS)
 MAX_TARGETS = 4     # blocks of a region tried as the target
+MARGIN = 1          # lines the last frame tried adds to the stones' box on its open sides
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
@@ -78,8 +79,9 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
 
     Within a region, the largest block is the target first, framed again one
     step wider when the defender may have lacked room (the reading is settled,
-    a ko or the book's move fails) or one step tighter when the search did not
-    settle; when the reading could still change, the region's other blocks are
+    a ko or the book's move fails), then in the stones' box widened by
+    ``MARGIN`` if it still lacks it, or one step tighter when the search did
+    not settle; when the reading could still change, the region's other blocks are
     tried, and the most telling reading stands for the region.  Once
     a region fits (or fits but for a ko), the others are solved only to see
     whether a second one fits too, with a tenth of the budget: a large region
@@ -103,6 +105,16 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
                 reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, guide)
                 if RANK.index(reading.verdict) < RANK.index(best.verdict):
                     best = reading
+            # Still short of room: the box a line wider on its open sides, so that the wall no
+            # longer stands on the points just beyond the printed stones.
+            if best.verdict in RETRY:
+                wider = enclose(stones, target, reach=DEFAULT_REACH + 1, keep=frozenset(book),
+                                margin=MARGIN)
+                if wider.region not in (frame.region, other.region if other is not None else None):
+                    reading = solve_reading(stones, target, wider, to_play, book, source, budget, max_area,
+                                            guide)
+                    if RANK.index(reading.verdict) < RANK.index(best.verdict):
+                        best = reading
             if best.verdict == FITS or best.verdict not in RETRY:
                 break
         readings.append(best)
