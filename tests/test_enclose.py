@@ -248,21 +248,62 @@ def test_a_margin_widens_the_box_on_its_open_sides_only():
     assert any(x < x0 or x > x1 for x, _ in wide)
 
 
-def test_a_reading_short_of_room_is_tried_in_the_wider_box(monkeypatch):
-    """Settled in the frames of the stones' box (here the one-step-wider frame is the same one,
-    so it is not solved again), fitting in the box widened by MARGIN: that reading stands."""
+def wider_frames(problem, target):
+    """The regions of question.WIDER's frames, in order, without repeats."""
+    regions = []
+    for reach, margin in question.WIDER:
+        region = enclose(problem.stones, target, reach=reach, keep=frozenset(problem.book), margin=margin).region
+        if region not in regions:
+            regions.append(region)
+    return regions
+
+
+@pytest.mark.parametrize("fitting", [0, -1])
+def test_a_reading_short_of_room_is_tried_in_wider_frames_until_one_fits(monkeypatch, fitting):
+    """Settled (the defender dies whoever starts) in the first frame: the wider frames are
+    solved in turn, each region once, until one fits; that reading stands."""
     problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
     target = parse_sgf_point(EXPECTED["loose-side-live"][1])
-    wide = enclose(problem.stones, target, reach=3, keep=frozenset(problem.book), margin=question.MARGIN)
+    first = enclose(problem.stones, target, keep=frozenset(problem.book)).region
+    wider = [region for region in wider_frames(problem, target) if region != first]
+    assert len(wider) >= 2
+    fits = wider[fitting]
     tried = []
 
     def solve_reading(stones, target, frame, to_play, book, *rest):
         tried.append((target, frame.region))
-        verdict = question.FITS if frame.region == wide.region else question.SETTLED
+        verdict = question.FITS if frame.region == fits else question.SETTLED
         return question.Reading(target=target, goal="live", frame=frame, verdict=verdict)
 
     monkeypatch.setattr(question, "solve_reading", solve_reading)
     readings = question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40)
-    first = [region for point, region in tried if point == target]
-    assert len(first) == len(set(first)) == 2 and first[0] < first[1] == wide.region
-    assert any(reading.verdict == question.FITS and reading.target == target for reading in readings)
+    solved = [region for point, region in tried if point == target]
+    assert solved == [first] + wider[:wider.index(fits) + 1]
+    assert any(reading.verdict == question.FITS and reading.frame.region == fits for reading in readings)
+
+
+def test_an_unsettled_wider_frame_ends_the_widening(monkeypatch):
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    target = parse_sgf_point(EXPECTED["loose-side-live"][1])
+    first = enclose(problem.stones, target, keep=frozenset(problem.book)).region
+    wider = [region for region in wider_frames(problem, target) if region != first]
+    tried = []
+
+    def solve_reading(stones, target, frame, to_play, book, *rest):
+        tried.append((target, frame.region))
+        verdict = question.SETTLED if frame.region == first else question.UNSETTLED
+        return question.Reading(target=target, goal="live", frame=frame, verdict=verdict)
+
+    monkeypatch.setattr(question, "solve_reading", solve_reading)
+    readings = question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40)
+    assert [region for point, region in tried if point == target] == [first, wider[0]]
+    assert any(reading.verdict == question.UNSETTLED and reading.target == target for reading in readings)
+
+
+def test_an_unsettled_reading_names_the_solve_that_ran_out():
+    source = OPEN / "corner-live-bulky-five.sgf"
+    record = enclose_file(source.read_bytes(), str(source), "corner-live-bulky-five", 3, 40).record
+    assert record["outcome"] == "unsettled"
+    stalled = [r["stalled"] for r in record["readings"] if r["verdict"] == "unsettled"]
+    assert stalled and set(stalled) <= {"to-play-first"}
+    assert all("stalled" not in r for r in record["readings"] if r["verdict"] != "unsettled")

@@ -30,6 +30,7 @@ import sys
 from collections import Counter
 
 from pipeline.beam.options import add_stage_parser
+from pipeline.enclose import question
 from pipeline.errors import CommandError
 from pipeline.paths import check_apart, check_output_folder
 from solver import DEFAULT_MAX_AREA
@@ -57,7 +58,8 @@ def cmd_enclose(args) -> int:
         os.makedirs(args.out, exist_ok=True)
     stage_guide = getattr(args, "stage_guide", None)
     guide_loader, guide_name = stage_guide(args) if stage_guide is not None else (None, None)
-    settings = {"max_nodes": args.max_nodes, "max_area": args.max_area}
+    # the reading's version: a record made by an earlier way of reading is redone
+    settings = {"max_nodes": args.max_nodes, "max_area": args.max_area, "reading": question.READING_VERSION}
     if guide_name is not None:
         settings["guide"] = guide_name   # a record made with another guide (or none) is redone
     outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,

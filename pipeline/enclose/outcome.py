@@ -115,7 +115,7 @@ def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_
     record.update(
         nodes=sum(r.nodes for r in readings), seconds=round(time.perf_counter() - started, 3),
         readings=[{"target": sgf_point(*r.target), "goal": r.goal, "verdict": r.verdict, "area": r.area,
-                   "nodes": r.nodes} for r in readings])
+                   "nodes": r.nodes, **({"stalled": r.stalled} if r.stalled else {})} for r in readings])
     text = None
     if outcome == "enclosed":
         cropped = crop(reading.frame, max_area)

@@ -49,6 +49,12 @@ class Reading:
     refutation: dict[Point, Point | str | None] = field(default_factory=dict)
     nodes: int = 0
     seconds: float = 0.0
+    stalled: str = ""       # an unsettled reading's solve that ran out of nodes: one of STALLED
+
+
+# Which solve of a reading ran out of nodes: the side to play first, the other side first,
+# a book move, or another first move while listing every winning one.
+STALLED = ("to-play-first", "other-first", "book-move", "other-move")
 
 
 def candidates(stones: np.ndarray, keep: frozenset[Point]) -> list[list[tuple[Point, Frame]]]:
@@ -69,25 +75,32 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 # or needed a ko, or lived only by another move than the book's); an unsettled one is left as is,
 # since a wider frame is only harder.
 RETRY = (SETTLED, KO, BOOK_FAILS)
+# Raised with every change that can change a reading's verdict, so that a rerun over an
+# earlier run's folder redoes its records (part of enclose's settings).
+READING_VERSION = 2
 MAX_TARGETS = 4     # blocks of a region tried as the target
-MARGIN = 1          # lines the last frame tried adds to the stones' box on its open sides
+# Frames tried, one after the other, while the defender may still lack room: (reach, margin),
+# the reach in steps from the defender's stones and the lines added to the stones' box on its
+# open sides.  A wall stone just beyond the printed stones takes a liberty the book leaves open.
+WIDER = ((DEFAULT_REACH + 1, 0), (DEFAULT_REACH + 1, 1), (DEFAULT_REACH + 2, 1))
+TIGHTER = (DEFAULT_REACH - 1, 0)   # the frame tried once when the first cannot be settled
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
          max_nodes: int, max_area: int, guide=None) -> list[Reading]:
     """One reading per candidate region, the smallest regions first.
 
-    Within a region, the largest block is the target first, framed again one
-    step wider when the defender may have lacked room (the reading is settled,
-    a ko or the book's move fails), then in the stones' box widened by
-    ``MARGIN`` if it still lacks it, or one step tighter when the search did
-    not settle; when the reading could still change, the region's other blocks are
-    tried, and the most telling reading stands for the region.  Once
-    a region fits (or fits but for a ko), the others are solved only to see
-    whether a second one fits too, with a tenth of the budget: a large region
-    around the attacker's own surrounding stones rarely settles, and would take
-    most of the time.  ``guide`` (optional, e.g. :class:`model.guide.Guide`) orders every
-    solve's moves (``Solver.solve``): the same verdicts, in fewer nodes where it helps.
+    Within a region, the largest block is the target first, framed again
+    wider (``WIDER``, in turn) while the defender may have lacked room (the
+    reading is settled, a ko or the book's move fails), or once tighter when
+    the search did not settle; when the reading could still change, the
+    region's other blocks are tried, and the most telling reading stands for
+    the region.  Once a region fits (or fits but for a ko), the others are
+    solved only to see whether a second one fits too, with a tenth of the
+    budget: a large region around the attacker's own surrounding stones
+    rarely settles, and would take most of the time.  ``guide`` (optional,
+    e.g. :class:`model.guide.Guide`) orders every solve's moves
+    (``Solver.solve``): the same verdicts, in fewer nodes where it helps.
     """
     readings = []
     budget = max_nodes
@@ -96,25 +109,19 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
         for target, frame in group[:MAX_TARGETS]:
             reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, guide)
             best = reading if best is None or RANK.index(reading.verdict) < RANK.index(best.verdict) else best
-            # A frame one step wider when the defender may have lacked room; one step tighter
-            # when the search could not settle this one.
-            reach = (DEFAULT_REACH + 1 if reading.verdict in RETRY else
-                     DEFAULT_REACH - 1 if reading.verdict == UNSETTLED else None)
-            other = None if reach is None else enclose(stones, target, reach=reach, keep=frozenset(book))
-            if other is not None and other.region != frame.region:
+            tried = {frame.region}
+            others = WIDER if reading.verdict in RETRY else (TIGHTER,) if reading.verdict == UNSETTLED else ()
+            for reach, margin in others:
+                other = enclose(stones, target, reach=reach, keep=frozenset(book), margin=margin)
+                if other.region in tried:
+                    continue
+                tried.add(other.region)
                 reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, guide)
                 if RANK.index(reading.verdict) < RANK.index(best.verdict):
                     best = reading
-            # Still short of room: the box a line wider on its open sides, so that the wall no
-            # longer stands on the points just beyond the printed stones.
-            if best.verdict in RETRY:
-                wider = enclose(stones, target, reach=DEFAULT_REACH + 1, keep=frozenset(book),
-                                margin=MARGIN)
-                if wider.region not in (frame.region, other.region if other is not None else None):
-                    reading = solve_reading(stones, target, wider, to_play, book, source, budget, max_area,
-                                            guide)
-                    if RANK.index(reading.verdict) < RANK.index(best.verdict):
-                        best = reading
+                # a wider frame is only harder to settle, and past a fit it only adds room
+                if reading.verdict not in RETRY:
+                    break
             if best.verdict == FITS or best.verdict not in RETRY:
                 break
         readings.append(best)
@@ -185,16 +192,18 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
         finally:
             solver.take_back()
 
-    for side in (to_play, other):
+    for side, stage in ((to_play, "to-play-first"), (other, "other-first")):
         verdict = solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide)
         reading.nodes += verdict.nodes
         if verdict.winner is None:
+            reading.stalled = stage
             return UNSETTLED
         if (verdict.winner == to_play) != (side == to_play):
             return SETTLED
     for move in book:
         wins = wins_after(move)
         if wins is None:
+            reading.stalled = "book-move"
             return UNSETTLED
         reading.book[move] = wins
     if not all(reading.book.values()):
@@ -202,6 +211,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
     for move in solver.moves():
         wins = move in reading.book or wins_after(move)
         if wins is None:
+            reading.stalled = "other-move"
             return UNSETTLED
         if wins:
             reading.winning.append(move)
