@@ -282,22 +282,39 @@ def test_a_reading_short_of_room_is_tried_in_wider_frames_until_one_fits(monkeyp
     assert any(reading.verdict == question.FITS and reading.frame.region == fits for reading in readings)
 
 
-def test_an_unsettled_wider_frame_ends_the_widening(monkeypatch):
+def test_an_unsettled_wider_frame_ends_the_widening_and_the_region_is_read_again_with_more_nodes(monkeypatch):
     problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
     target = parse_sgf_point(EXPECTED["loose-side-live"][1])
     first = enclose(problem.stones, target, keep=frozenset(problem.book)).region
     wider = [region for region in wider_frames(problem, target) if region != first]
     tried = []
 
-    def solve_reading(stones, target, frame, to_play, book, *rest):
-        tried.append((target, frame.region))
+    def solve_reading(stones, target, frame, to_play, book, source, budget, *rest):
+        tried.append((target, frame.region, budget))
         verdict = question.SETTLED if frame.region == first else question.UNSETTLED
-        return question.Reading(target=target, goal="live", frame=frame, verdict=verdict)
+        return question.Reading(target=target, goal="live", frame=frame, verdict=verdict, area=12)
 
     monkeypatch.setattr(question, "solve_reading", solve_reading)
     readings = question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40)
-    assert [region for point, region in tried if point == target] == [first, wider[0]]
+    once = [first, wider[0]]
+    assert [(region, budget) for point, region, budget in tried if point == target] == (
+        [(region, 1000) for region in once] + [(region, 1000 * question.ESCALATION) for region in once])
     assert any(reading.verdict == question.UNSETTLED and reading.target == target for reading in readings)
+
+
+def test_a_region_that_fits_is_not_read_again(monkeypatch):
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    target = parse_sgf_point(EXPECTED["loose-side-live"][1])
+    budgets = []
+
+    def solve_reading(stones, reading_target, frame, to_play, book, source, budget, *rest):
+        budgets.append(budget)
+        verdict = question.FITS if reading_target == target else question.UNSETTLED
+        return question.Reading(target=reading_target, goal="live", frame=frame, verdict=verdict, area=12)
+
+    monkeypatch.setattr(question, "solve_reading", solve_reading)
+    question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40)
+    assert budgets and max(budgets) == 1000
 
 
 def test_an_unsettled_reading_names_the_solve_that_ran_out():
@@ -307,3 +324,41 @@ def test_an_unsettled_reading_names_the_solve_that_ran_out():
     stalled = [r["stalled"] for r in record["readings"] if r["verdict"] == "unsettled"]
     assert stalled and set(stalled) <= {"to-play-first"}
     assert all("stalled" not in r for r in record["readings"] if r["verdict"] != "unsettled")
+
+
+def test_a_reading_over_the_large_area_is_solved_with_a_tenth_of_the_budget(monkeypatch):
+    problem = read_open_problem((OPEN / "corner-live-bulky-five.sgf").read_bytes(), "corner-live-bulky-five")
+    target = parse_sgf_point(EXPECTED["corner-live-bulky-five"][1])
+    frame = enclose(problem.stones, target, keep=frozenset(problem.book))
+    budgets = []
+    monkeypatch.setattr(question, "settle", lambda solver, reading, to_play, book, max_nodes, *rest:
+                        budgets.append(max_nodes) or question.SETTLED)
+    reading = question.solve_reading(problem.stones, target, frame, problem.to_play, problem.book, "x", 1000, 40)
+    monkeypatch.setattr(question, "LARGE_AREA", reading.area - 1)
+    question.solve_reading(problem.stones, target, frame, problem.to_play, problem.book, "x", 1000, 40)
+    assert budgets[0] == 1000 and budgets[-1] == 100
+
+
+@pytest.mark.parametrize("area", [question.ESCALATE_AREA, question.ESCALATE_AREA + 1])
+def test_the_tighter_frame_waits_for_the_escalation_in_a_small_area(monkeypatch, area):
+    """An unsettled first frame of at most ESCALATE_AREA points is framed tighter only when read
+    again with ESCALATION times the budget; a larger one at once, and it is not read again."""
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    target = parse_sgf_point(EXPECTED["loose-side-live"][1])
+    first = enclose(problem.stones, target, keep=frozenset(problem.book)).region
+    reach, margin = question.TIGHTER
+    tighter = enclose(problem.stones, target, reach=reach, keep=frozenset(problem.book), margin=margin).region
+    assert tighter != first
+    tried = []
+
+    def solve_reading(stones, reading_target, frame, to_play, book, source, budget, *rest):
+        if reading_target == target:
+            tried.append((frame.region, budget))
+        return question.Reading(target=reading_target, goal="live", frame=frame, verdict=question.UNSETTLED,
+                                area=area if reading_target == target else 30)
+
+    monkeypatch.setattr(question, "solve_reading", solve_reading)
+    question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40)
+    more = 1000 * question.ESCALATION
+    assert tried == ([(first, 1000), (first, more), (tighter, more)] if area <= question.ESCALATE_AREA
+                     else [(first, 1000), (tighter, 1000)])

@@ -77,57 +77,92 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 RETRY = (SETTLED, KO, BOOK_FAILS)
 # Raised with every change that can change a reading's verdict, so that a rerun over an
 # earlier run's folder redoes its records (part of enclose's settings).
-READING_VERSION = 2
+READING_VERSION = 3
 MAX_TARGETS = 4     # blocks of a region tried as the target
 # Frames tried, one after the other, while the defender may still lack room: (reach, margin),
 # the reach in steps from the defender's stones and the lines added to the stones' box on its
 # open sides.  A wall stone just beyond the printed stones takes a liberty the book leaves open.
 WIDER = ((DEFAULT_REACH + 1, 0), (DEFAULT_REACH + 1, 1), (DEFAULT_REACH + 2, 1))
 TIGHTER = (DEFAULT_REACH - 1, 0)   # the frame tried once when the first cannot be settled
+# Search areas larger than this are solved with a tenth of the budget: on the book
+# collections no reading over 17 empty points settled within 200,000 nodes a solve, and
+# such readings (mostly the attacker's surrounding stones as the target) took half the nodes.
+LARGE_AREA = 20
+# When nothing fits, the region whose unsettled reading has the smallest area, if at most
+# ESCALATE_AREA empty points, is read again with ESCALATION times the budget.  On an eighth
+# of the book collections, five times the budget enclosed 42 of the 110 problems whose smallest
+# unsettled reading had 14 to 16 points, 3 of 25 at 17 and 6 of 70 at 18 to 20: the larger
+# ones took a third of the added time (RESULTS.md, "enclose: wider frames and more nodes").
+ESCALATE_AREA = 16
+ESCALATION = 4
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
          max_nodes: int, max_area: int, guide=None) -> list[Reading]:
     """One reading per candidate region, the smallest regions first.
 
-    Within a region, the largest block is the target first, framed again
-    wider (``WIDER``, in turn) while the defender may have lacked room (the
-    reading is settled, a ko or the book's move fails), or once tighter when
-    the search did not settle; when the reading could still change, the
-    region's other blocks are tried, and the most telling reading stands for
-    the region.  Once a region fits (or fits but for a ko), the others are
-    solved only to see whether a second one fits too, with a tenth of the
-    budget: a large region around the attacker's own surrounding stones
-    rarely settles, and would take most of the time.  ``guide`` (optional,
-    e.g. :class:`model.guide.Guide`) orders every solve's moves
-    (``Solver.solve``): the same verdicts, in fewer nodes where it helps.
+    Each region is read by :func:`read_region`.  Once a region fits (or fits
+    but for a ko), the others are solved only to see whether a second one fits
+    too, with a tenth of the budget: a large region around the attacker's own
+    surrounding stones rarely settles, and would take most of the time.  When
+    none fits and one ran out of nodes, the region whose unsettled reading has
+    the smallest area, if at most ``ESCALATE_AREA`` points, is read again with
+    ``ESCALATION`` times the budget.
+    ``guide`` (optional, e.g. :class:`model.guide.Guide`) orders every solve's
+    moves (``Solver.solve``): the same verdicts, in fewer nodes where it helps.
     """
+    groups = candidates(stones, frozenset(book))
     readings = []
     budget = max_nodes
-    for group in candidates(stones, frozenset(book)):
-        best = None
-        for target, frame in group[:MAX_TARGETS]:
-            reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, guide)
-            best = reading if best is None or RANK.index(reading.verdict) < RANK.index(best.verdict) else best
-            tried = {frame.region}
-            others = WIDER if reading.verdict in RETRY else (TIGHTER,) if reading.verdict == UNSETTLED else ()
-            for reach, margin in others:
-                other = enclose(stones, target, reach=reach, keep=frozenset(book), margin=margin)
-                if other.region in tried:
-                    continue
-                tried.add(other.region)
-                reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, guide)
-                if RANK.index(reading.verdict) < RANK.index(best.verdict):
-                    best = reading
-                # a wider frame is only harder to settle, and past a fit it only adds room
-                if reading.verdict not in RETRY:
-                    break
-            if best.verdict == FITS or best.verdict not in RETRY:
-                break
-        readings.append(best)
-        if best.verdict in (FITS, KO) and max_nodes:
+    for group in groups:
+        readings.append(read_region(stones, group, to_play, book, source, budget, max_area, guide))
+        if readings[-1].verdict in (FITS, KO) and max_nodes:
             budget = max(1, max_nodes // 10)
+    unsettled = [i for i, reading in enumerate(readings)
+                 if reading.verdict == UNSETTLED and reading.area <= ESCALATE_AREA]
+    if max_nodes and unsettled and not any(reading.verdict in (FITS, KO) for reading in readings):
+        i = min(unsettled, key=lambda i: readings[i].area)
+        again = read_region(stones, groups[i], to_play, book, source, max_nodes * ESCALATION, max_area, guide,
+                            escalated=True)
+        again.nodes += readings[i].nodes
+        again.seconds += readings[i].seconds
+        readings[i] = again
     return readings
+
+
+def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: int, book: tuple[Point, ...],
+                source: str, budget: int, max_area: int, guide=None, escalated: bool = False) -> Reading:
+    """The most telling reading of one candidate region.
+
+    The largest block is the target first, framed again wider (``WIDER``, in
+    turn) while the defender may have lacked room (the reading is settled, a
+    ko or the book's move fails), or once tighter (``TIGHTER``) when the
+    search did not settle: a reading of at most ``ESCALATE_AREA`` points only
+    when ``escalated``, since :func:`read` reads it again with more nodes if
+    nothing fits.  When the reading could still change, the region's other
+    blocks are tried.
+    """
+    best = None
+    for target, frame in group[:MAX_TARGETS]:
+        reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, guide)
+        best = reading if best is None or RANK.index(reading.verdict) < RANK.index(best.verdict) else best
+        tried = {frame.region}
+        tighter = reading.verdict == UNSETTLED and (escalated or reading.area > ESCALATE_AREA)
+        others = WIDER if reading.verdict in RETRY else (TIGHTER,) if tighter else ()
+        for reach, margin in others:
+            other = enclose(stones, target, reach=reach, keep=frozenset(book), margin=margin)
+            if other.region in tried:
+                continue
+            tried.add(other.region)
+            reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, guide)
+            if RANK.index(reading.verdict) < RANK.index(best.verdict):
+                best = reading
+            # a wider frame is only harder to settle, and past a fit it only adds room
+            if reading.verdict not in RETRY:
+                break
+        if best.verdict == FITS or best.verdict not in RETRY:
+            break
+    return best
 
 
 def solve_reading(stones: np.ndarray, target: Point, frame: Frame, to_play: int, book: tuple[Point, ...],
@@ -157,6 +192,8 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     if not set(book) <= set(area.points):
         reading.verdict = OUT_OF_AREA
         return
+    if reading.area > LARGE_AREA and max_nodes:
+        max_nodes = max(1, max_nodes // 10)
     solver = Solver(problem, max_area=max_area)
     reading.verdict = settle(solver, reading, to_play, book, max_nodes, "attacker", guide)
     if reading.verdict == SETTLED and reading.goal == "live":
