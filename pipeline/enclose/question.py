@@ -49,12 +49,10 @@ class Reading:
     refutation: dict[Point, Point | str | None] = field(default_factory=dict)
     nodes: int = 0
     seconds: float = 0.0
-    stalled: str = ""       # an unsettled reading's solve that ran out of nodes: one of STALLED
-
-
-# Which solve of a reading ran out of nodes: the side to play first, the other side first,
-# a book move, or another first move while listing every winning one.
-STALLED = ("to-play-first", "other-first", "book-move", "other-move")
+    # an unsettled reading's solve that ran out of nodes: the side to play first
+    # ("to-play-first"), the other side first ("other-first"), a book move ("book-move"), or
+    # another first move while listing every winning one ("other-move")
+    stalled: str = ""
 
 
 def candidates(stones: np.ndarray, keep: frozenset[Point]) -> list[list[tuple[Point, Frame]]]:
@@ -85,7 +83,7 @@ MAX_TARGETS = 4     # blocks of a region tried as the target
 WIDER = ((DEFAULT_REACH + 1, 0), (DEFAULT_REACH + 1, 1), (DEFAULT_REACH + 2, 1))
 TIGHTER = (DEFAULT_REACH - 1, 0)   # the frame tried once when the first cannot be settled
 # Search areas larger than this are solved with a tenth of the budget: on the book
-# collections no reading over 17 empty points settled within 200,000 nodes a solve, and
+# collections no reading over 17 empty points fitted within 200,000 nodes a solve, and
 # such readings (mostly the attacker's surrounding stones as the target) took half the nodes.
 LARGE_AREA = 20
 # When nothing fits, the region whose unsettled reading has the smallest area, if at most
