@@ -81,7 +81,9 @@ MAX_TARGETS = 4     # blocks of a region tried as the target
 # the reach in steps from the defender's stones and the lines added to the stones' box on its
 # open sides.  A wall stone just beyond the printed stones takes a liberty the book leaves open.
 WIDER = ((DEFAULT_REACH + 1, 0), (DEFAULT_REACH + 1, 1), (DEFAULT_REACH + 2, 1))
-TIGHTER = (DEFAULT_REACH - 1, 0)   # the frame tried once when the first cannot be settled
+# The frame tried once when the first cannot be settled (at most ESCALATE_AREA points: in the
+# second pass only, see read_region).
+TIGHTER = (DEFAULT_REACH - 1, 0)
 # Search areas larger than this are solved with a tenth of the budget: on the book
 # collections no reading over 17 empty points fitted within 200,000 nodes a solve, and
 # such readings (mostly the attacker's surrounding stones as the target) took half the nodes.
@@ -90,7 +92,7 @@ LARGE_AREA = 20
 # ESCALATE_AREA empty points, is read again with ESCALATION times the budget.  On an eighth
 # of the book collections, five times the budget enclosed 42 of the 110 problems whose smallest
 # unsettled reading had 14 to 16 points, 3 of 25 at 17 and 6 of 70 at 18 to 20: the larger
-# ones took a third of the added time (RESULTS.md, "enclose: wider frames and more nodes").
+# ones took two fifths of the added time (RESULTS.md, "enclose: wider frames and more nodes").
 ESCALATE_AREA = 16
 ESCALATION = 4
 
