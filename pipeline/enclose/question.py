@@ -84,9 +84,10 @@ WIDER = ((DEFAULT_REACH + 1, 0), (DEFAULT_REACH + 1, 1), (DEFAULT_REACH + 2, 1))
 # The frame tried once when the first cannot be settled (at most ESCALATE_AREA points: in the
 # second pass only, see read_region).
 TIGHTER = (DEFAULT_REACH - 1, 0)
-# Search areas larger than this are solved with a tenth of the budget: on the book
-# collections no reading over 17 empty points fitted within 200,000 nodes a solve, and
-# such readings (mostly the attacker's surrounding stones as the target) took half the nodes.
+# Search areas larger than this are solved with a tenth of the budget: on the whole book
+# collection no reading over 17 empty points had fitted within 200,000 nodes a solve (one of
+# 18 has since, in a wider frame), and such readings (mostly the attacker's surrounding stones
+# as the target) took half the nodes.
 LARGE_AREA = 20
 # When nothing fits, the region whose unsettled reading has the smallest area, if at most
 # ESCALATE_AREA empty points, is read again with ESCALATION times the budget.  On an eighth
@@ -95,6 +96,15 @@ LARGE_AREA = 20
 # ones took two fifths of the added time (RESULTS.md, "enclose: wider frames and more nodes").
 ESCALATE_AREA = 16
 ESCALATION = 4
+
+
+def tenth(max_nodes: int) -> int:
+    """A tenth of a node budget (0, no budget, stays 0)."""
+    return max(1, max_nodes // 10) if max_nodes else 0
+
+
+def more_telling(reading: Reading, than: Reading) -> bool:
+    return RANK.index(reading.verdict) < RANK.index(than.verdict)
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
@@ -116,8 +126,8 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     budget = max_nodes
     for group in groups:
         readings.append(read_region(stones, group, to_play, book, source, budget, max_area, guide))
-        if readings[-1].verdict in (FITS, KO) and max_nodes:
-            budget = max(1, max_nodes // 10)
+        if readings[-1].verdict in (FITS, KO):
+            budget = tenth(max_nodes)
     unsettled = [i for i, reading in enumerate(readings)
                  if reading.verdict == UNSETTLED and reading.area <= ESCALATE_AREA]
     if max_nodes and unsettled and not any(reading.verdict in (FITS, KO) for reading in readings):
@@ -145,7 +155,7 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
     best = None
     for target, frame in group[:MAX_TARGETS]:
         reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, guide)
-        best = reading if best is None or RANK.index(reading.verdict) < RANK.index(best.verdict) else best
+        best = reading if best is None or more_telling(reading, best) else best
         tried = {frame.region}
         tighter = reading.verdict == UNSETTLED and (escalated or reading.area > ESCALATE_AREA)
         others = WIDER if reading.verdict in RETRY else (TIGHTER,) if tighter else ()
@@ -155,7 +165,7 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
                 continue
             tried.add(other.region)
             reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, guide)
-            if RANK.index(reading.verdict) < RANK.index(best.verdict):
+            if more_telling(reading, best):
                 best = reading
             # a wider frame is only harder to settle, and past a fit it only adds room
             if reading.verdict not in RETRY:
@@ -192,8 +202,8 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     if not set(book) <= set(area.points):
         reading.verdict = OUT_OF_AREA
         return
-    if reading.area > LARGE_AREA and max_nodes:
-        max_nodes = max(1, max_nodes // 10)
+    if reading.area > LARGE_AREA:
+        max_nodes = tenth(max_nodes)
     solver = Solver(problem, max_area=max_area)
     reading.verdict = settle(solver, reading, to_play, book, max_nodes, "attacker", guide)
     if reading.verdict == SETTLED and reading.goal == "live":
