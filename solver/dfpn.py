@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from .jit import inline_kernel, kernel
-from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_PRIOR,
+from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_PRIOR,
                       C_PRIOR_WEIGHT, C_SCORES, C_TAGS, C_TARGET, C_TARGET_LIBERTIES, CAPTURES_TARGET,
                       generate_moves, play_move, sort_moves, target_lives, undo_move)
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
@@ -356,6 +356,8 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
             if row[i, S_DELTA] == 0:
                 repd = min(row[i, S_REPD], depths[i])
                 move = moves[i]
+                if move != PASS:
+                    context[C_CUTOFFS][color, move] += 1.0   # the history heuristic, as in DFS
                 break
     elif delta == 0:
         # a loss relies on every move's line and on the moves forbidden here

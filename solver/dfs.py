@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from .jit import inline_kernel, kernel
 from .board import EMPTY
-from .movegen import (C_CELLS, C_COUNTERS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
+from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
                       C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
                       remove_move, sort_moves, target_lives, undo_move)
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
@@ -134,6 +134,8 @@ def search(context, keys, values, work, color, km, depth):
         # position of the path, on that position; a pass child too (its loops
         # and ko threats are the path's).
         if winner_of(response) == color:
+            if p != PASS:
+                context[C_CUTOFFS][color, p] += 1.0
             result = pack(color, min(d, repd_of(response)), p)
             break
         mindepth = min(mindepth, d, repd_of(response))

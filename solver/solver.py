@@ -108,6 +108,8 @@ class Solver:
         # the move prior of a guided solve (movegen.C_PRIOR): [colour, cell], zero when unguided
         self.prior = np.zeros((3, b.cells.size), dtype=np.float64)
         self.prior_weight = np.zeros(1, dtype=np.float64)
+        # DFS's count of each move's wins, by colour (movegen.C_CUTOFFS), from zero each solve
+        self.cutoffs = np.zeros((3, b.cells.size), dtype=np.float64)
         self.context = (
             b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
             points, self.target,
@@ -125,6 +127,7 @@ class Solver:
             self.prior,
             self.prior_weight,
             np.zeros((rows, width), dtype=np.int32),      # the target's liberties after each move
+            self.cutoffs,
         )
 
     @property
@@ -211,6 +214,7 @@ class Solver:
         budget for all of it; a search stopped by a full table is run again after the table
         grows.  Returns the search's result; ``counters`` says how it ended."""
         self.counters[:] = 0
+        self.cutoffs[:] = 0.0
         self.counters[MAX_NODES] = max_nodes
         while True:
             self.counters[ABORT] = 0

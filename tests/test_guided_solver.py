@@ -24,7 +24,7 @@ from pipeline.formats.records import MOVES, WINDOW
 from pipeline.planes import plane_names
 from solver import Solver, load_problem
 from solver.board import BLACK, EMPTY, WHITE
-from solver.movegen import HINT, MAX_PRIOR_WEIGHT
+from solver.movegen import CUTOFF_WEIGHT, HINT, MAX_PRIOR_WEIGHT
 
 OWN_PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems"
 OWN_FILES = sorted(OWN_PROBLEMS.rglob("*.sgf"))
@@ -85,9 +85,10 @@ class WorstGuide:
             prior[BLACK, empty[-1]] = prior[WHITE, empty[0]] = 1.0
 
 
-def test_the_prior_sits_below_a_hint():
-    # the heuristic part stays within 0.875 either way; a hint adds HINT
-    assert MAX_PRIOR_WEIGHT * 1.0 + 0.875 < HINT - 0.875
+def test_the_prior_and_the_cutoffs_sit_below_a_hint():
+    # the heuristic part stays within 0.875 either way, the cutoffs' part under
+    # CUTOFF_WEIGHT; a hint adds HINT
+    assert MAX_PRIOR_WEIGHT * 1.0 + CUTOFF_WEIGHT + 0.875 < HINT - 0.875
     assert max(WEIGHTS.values()) <= MAX_PRIOR_WEIGHT
 
 
@@ -186,17 +187,16 @@ def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide)
         assert (again.winner, again.move, again.nodes) == (plain.winner, plain.move, plain.nodes)
 
 
-# Unguided node counts measured before the guide existed (DFS's since its pass reliance
-# was mended, df-pn's since the target's liberties seed a child's first numbers):
-# (problem, colour first, algorithm) → nodes.
+# Unguided node counts, measured since both searches count their winning moves
+# (movegen.C_CUTOFFS): (problem, colour first, algorithm) → nodes.
 UNGUIDED_NODES = {
-    ("cc1/900.sgf", BLACK, "dfs"): 3967, ("cc1/900.sgf", BLACK, "dfpn"): 9504,
-    ("gop/10963.sgf", WHITE, "dfs"): 3841, ("gop/10963.sgf", WHITE, "dfpn"): 4604,
-    ("gop/13419.sgf", BLACK, "dfs"): 8181, ("gop/13419.sgf", BLACK, "dfpn"): 11182,
+    ("cc1/900.sgf", BLACK, "dfs"): 12019, ("cc1/900.sgf", BLACK, "dfpn"): 11472,
+    ("gop/10963.sgf", WHITE, "dfs"): 3714, ("gop/10963.sgf", WHITE, "dfpn"): 1145,
+    ("gop/13419.sgf", BLACK, "dfs"): 7591, ("gop/13419.sgf", BLACK, "dfpn"): 10665,
 }
 
 
-def test_unguided_node_counts_are_those_from_before_the_guide(shared_problems):
+def test_unguided_node_counts_are_the_measured_ones(shared_problems):
     by_name = {"/".join(Path(p.source).parts[-2:]): p for p in shared_problems}
     for (name, to_play, algo), nodes in UNGUIDED_NODES.items():
         if name not in by_name:

@@ -1,5 +1,9 @@
 """Move generation's rows stay aligned: each move's recorded target liberties are the board's.
 
+And the history heuristic: DFS counts each node's winning move
+(``movegen.C_CUTOFFS``), df-pn each proven node's, the order raises a counted
+move by its share, and the counts belong to one solve.
+
 df-pn seeds a fresh child's numbers from the target's liberties after the move
 (``movegen.C_TARGET_LIBERTIES``, filled by ``generate_moves``); sorting and
 removing moves must carry that row along with the moves, or the knowledge
@@ -13,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from solver import BLACK, WHITE, Solver, load_problem
-from solver.movegen import (C_MOVES, C_SCORES, C_TARGET_LIBERTIES, generate_moves, remove_move,
-                            sort_moves)
+from solver.movegen import (C_MOVES, C_SCORES, C_TARGET_LIBERTIES, CUTOFF_SCALE, CUTOFF_WEIGHT,
+                            generate_moves, remove_move, sort_moves)
 from solver.rules import NO_MOVE, PASS
 
 OWN_PROBLEMS = sorted((Path(__file__).resolve().parents[1] / "sgf-problems").glob("eye-shapes/*.sgf"))
@@ -60,3 +64,40 @@ def test_target_liberties_follow_their_moves_through_sort_and_removal(path):
         while count > 1:
             count = remove_move(solver.context, 0, count, count // 2)
             assert_rows_aligned(solver, color, count)
+
+
+def scores_by_move(solver: Solver, color: int) -> dict[int, float]:
+    count, _ = generate_moves(solver.context, color, 0, 0, NO_MOVE)
+    return {int(m): float(v) for m, v in zip(solver.context[C_MOVES][0][:count], solver.context[C_SCORES][0][:count])}
+
+
+def test_a_move_that_won_elsewhere_is_raised_by_its_count():
+    problem = load_problem(str(OWN_PROBLEMS[0]))
+    solver = Solver(problem)
+    color = problem.attacker
+    before = scores_by_move(solver, color)
+    last = min((m for m in before if m != PASS), key=before.get)
+    count = 3 * CUTOFF_SCALE
+    solver.cutoffs[color, last] = count
+    after = scores_by_move(solver, color)
+    raised = CUTOFF_WEIGHT * (count / CUTOFF_SCALE) / (1 + count / CUTOFF_SCALE)
+    assert after[last] == pytest.approx(before[last] + raised)
+    assert all(after[m] == before[m] for m in before if m != last)
+    solver.cutoffs[3 - color, last] = 0.0   # the other colour's count is its own
+    assert scores_by_move(solver, 3 - color) == scores_by_move(Solver(problem), 3 - color)
+
+
+@pytest.mark.parametrize("path", OWN_PROBLEMS[:3], ids=lambda p: p.stem)
+def test_the_searches_count_the_winning_moves_of_one_solve(path):
+    problem = load_problem(str(path))
+    solver = Solver(problem)
+    verdict = solver.solve(problem.attacker, algo="dfs")
+    assert verdict.winner is not None
+    if verdict.move not in (None, "pass"):
+        assert solver.cutoffs[verdict.winner, solver.board.point(*verdict.move)] >= 1
+    assert solver.cutoffs[verdict.winner].sum() >= 1
+    # df-pn counts the winning moves of the nodes it proves, from zero: every count is its own
+    solver.cutoffs[3 - verdict.winner] = 1000.0
+    proved = solver.solve(problem.attacker, algo="dfpn")
+    assert proved.winner == verdict.winner
+    assert solver.cutoffs.max() < 1000.0 and solver.cutoffs[proved.winner].sum() >= 1
