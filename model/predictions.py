@@ -14,7 +14,7 @@ right owner at the end (``end_state_correct`` out of ``end_state_points``).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
@@ -53,6 +53,15 @@ class SplitPredictions:
         """bool [N]: the network's thresholded answer differs from the label."""
         probability = (self.symmetric if symmetric else self.probability)[name]
         return (probability >= 0.5) != (self.safe == 1)
+
+    def subset(self, keep: np.ndarray) -> "SplitPredictions":
+        """The records where ``keep`` (bool [N]) is true, every field cut alike."""
+        def cut(value):
+            if isinstance(value, dict):
+                return {name: array[keep] for name, array in value.items()}
+            return None if value is None else value[keep]
+
+        return SplitPredictions(**{f.name: cut(getattr(self, f.name)) for f in fields(self)})
 
     def wrong_moves(self, name: str) -> np.ndarray:
         """bool [N]: there is a ``TR`` in the window and the move head's top point is not it."""

@@ -16,7 +16,16 @@ symmetries of every window unless ``--no-symmetries``, and writes:
 * ``bits.md/.csv/.png``: test error at b = 2..8 and float, by scheme
   (from ``bits.json`` of ``tsumego quantize``; left out when it ran with
   ``--no-table``);
+* ``accuracy_by_problem.md/.csv``: each source problem's records and the
+  share of them right, per network (and over the 8 symmetries), so the
+  problems behind a mean can be read one by one;
 * ``training.png``: loss and accuracy by epoch, train and test.
+
+``--exclude-problems FILE`` leaves out of every figure the records of the
+source problems FILE lists (one id a line, as the records' ``GN``, e.g.
+``gop/18354``; ``#`` starts a comment): problems the network may have seen in
+another form, such as the copies ``tsumego same-positions`` finds.  The summary
+says how many problems and records were left out.
 
 A folder holding the packed network alone, as the shipped one
 (``model/networks/conv-books``: ``model.json`` and ``model-5bit.tsq``, see
@@ -69,7 +78,20 @@ def register(commands) -> None:
     parser.add_argument("--no-symmetries", action="store_true",
                         help="skip the accuracy over the 8 symmetries (it costs 8 evaluations "
                         "more, long for a conv network)")
+    parser.add_argument("--exclude-problems", metavar="FILE",
+                        help="leave out the records of the source problems FILE lists (one id a "
+                             "line, as the records' GN; # starts a comment)")
     parser.set_defaults(run=run)
+
+
+def read_problem_list(path: str) -> list[str]:
+    """The problem ids of a list file: one a line, blank lines and ``#`` comments skipped."""
+    try:
+        with open(path) as f:
+            lines = [line.split("#", 1)[0].strip() for line in f]
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CommandError(f"{path}: cannot read the problem list ({exc})", code=2) from exc
+    return [line for line in lines if line]
 
 
 def run(args) -> int:
@@ -80,6 +102,7 @@ def run(args) -> int:
     from pipeline.formats.records import read_spec
 
     check_output_folder(args.out)
+    excluded_ids = read_problem_list(args.exclude_problems) if args.exclude_problems else None
     try:
         spec = read_model_spec(args.model)
         # A folder holding the packed network alone (the shipped one) has no training history,
@@ -112,12 +135,21 @@ def run(args) -> int:
         raise CommandError(str(exc)) from exc
     except (OSError, ValueError) as exc:
         raise CommandError(f"{data}: cannot evaluate {what} ({exc})") from exc
+    exclusion = None
+    if excluded_ids is not None:
+        left_out = np.isin(predictions.problem, excluded_ids)
+        exclusion = {"file": args.exclude_problems, "listed": len(set(excluded_ids)),
+                     "problems": len(np.unique(predictions.problem[left_out])), "records": int(left_out.sum())}
+        predictions = predictions.subset(~left_out)
     if predictions.safe.size == 0:
-        raise CommandError(f"{data}: {what} {'is' if args.split == 'test' else 'are'} empty")
+        raise CommandError(f"{data}: {what} {'is' if args.split == 'test' else 'are'} empty"
+                           + (" once the listed problems are left out" if exclusion else ""))
     os.makedirs(args.out, exist_ok=True)
     by_size = size_rows(predictions, args.bits)
     sizes = {name: os.path.getsize(path) for name, path in paths.items()}
     write_table(args.out, "accuracy_by_size", by_size, title="Test error by size (AS)")
+    write_table(args.out, "accuracy_by_problem", problem_rows(predictions, args.bits),
+                title="Accuracy by source problem")
     if bits_rows is not None:
         write_table(args.out, "bits", bits_rows_pivot(bits_rows),
                     title="Test error by bits a weight")
@@ -126,11 +158,11 @@ def run(args) -> int:
     if history is not None:
         plot_training(history, os.path.join(args.out, "training.png"))
     summary = summary_text(spec, data, predictions, args.bits, sizes, packed, args.split,
-                           nets["packed"].header.get("scheme", ""))
+                           nets["packed"].header.get("scheme", ""), exclusion)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
         f.write(summary)
     print(summary, end="")
-    print(f"wrote {args.out}/: summary.md, accuracy_by_size.md/.csv/.png, "
+    print(f"wrote {args.out}/: summary.md, accuracy_by_size.md/.csv/.png, accuracy_by_problem.md/.csv, "
           + ("bits.md/.csv/.png, " if bits_rows is not None else
              f"no bits table (no {BITS_TABLE}: quantize ran with --no-table), " if "float" in nets else
              f"no bits table (no {BITS_TABLE}), ")
@@ -162,6 +194,25 @@ def size_rows(predictions, bits: int) -> list[dict]:
             **{f"wrong moves {column}": int(wrong[name][mask].sum()) for name, column in columns.items()},
         })
     return rows
+
+
+def problem_rows(predictions, bits: int) -> list[dict]:
+    """One row per source problem, in id order: its records, how many safe, and the share right
+    of each network (and over the 8 symmetries, when they were evaluated)."""
+    columns = {name: label for name, label in (("float", "float"), ("packed", f"{bits}-bit"))
+               if name in predictions.probability}
+    right = {label: ~predictions.errors(name) for name, label in columns.items()}
+    if predictions.symmetric:
+        right.update({f"{label} (8 symmetries)": ~predictions.errors(name, symmetric=True)
+                      for name, label in columns.items()})
+    names, index = np.unique(predictions.problem, return_inverse=True)
+    counts = np.bincount(index, minlength=len(names))
+    safe = np.bincount(index, weights=predictions.safe, minlength=len(names))
+    shares = {label: np.bincount(index, weights=hits, minlength=len(names)) / counts
+              for label, hits in right.items()}
+    return [{"problem": str(name), "records": int(counts[i]), "safe": int(safe[i]),
+             **{f"accuracy {label}": round(float(share[i]), 4) for label, share in shares.items()}}
+            for i, name in enumerate(names)]
 
 
 def bits_rows_pivot(rows: list[dict]) -> list[dict]:
@@ -205,7 +256,7 @@ def extra_training(spec: dict) -> str:
 
 
 def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, packed: str,
-                 split: str = "test", scheme: str = "") -> str:
+                 split: str = "test", scheme: str = "", exclusion: dict | None = None) -> str:
     # no float network: a folder holding the b-bit file alone, as the shipped network's
     has_float = "float" in predictions.probability
     float_accuracy = 1 - predictions.errors("float").mean() if has_float else None
@@ -264,6 +315,8 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         "",
         (f"Test split of `{data}` ({spec.get('split', 'problem')} split): " if split == "test" else
          f"Every record of `{data}` (both splits; the network trained on none of them): ")
+        + (f"leaving out the {exclusion['records']} records of {exclusion['problems']} problems "
+           f"listed in `{exclusion['file']}` ({exclusion['listed']} listed), " if exclusion else "")
         + f"{predictions.safe.size} records, {int(predictions.safe.sum())} safe.  A record's "
         "P(safe) is the mean over its windows, one centred on each stone of the target block, "
         "as `tsumego eval` answers; the move head is read on the first window."

@@ -6,6 +6,7 @@ safe is told by a 3×3 block of ones at the window's centre in one plane
 (a lone centre stone means unsafe), and the ``TR`` move is the one point set in
 another plane, so a network that learns anything must learn both.
 """
+import csv
 import json
 import os
 import struct
@@ -146,6 +147,29 @@ def test_report_tables_count_every_test_record(trained):
     # the report scored the 8 symmetries too: each size has their error, the total matches the summary's
     turned = 1 - float(by_size["all"]["error 5-bit (8 symmetries)"])
     assert f"{turned:.4f} |" in summary.split("| 5-bit (`model-5bit.tsq`")[1].splitlines()[0]
+    # each problem's row: its records add up to the split, and their mean is the summary's
+    by_problem = list(csv.DictReader((reports / "accuracy_by_problem.csv").open()))
+    assert len(by_problem) == 40 and sum(int(row["records"]) for row in by_problem) == 200
+    mean = sum(float(row["accuracy 5-bit"]) for row in by_problem) / len(by_problem)
+    assert f"5-bit {mean:.4f}" in summary
+
+
+def test_report_leaves_out_the_listed_problems(trained, tmp_path, capsys):
+    _, model_dir, _ = trained
+    listed = tmp_path / "seen-elsewhere.txt"
+    listed.write_text("# copies found by same-positions\ntoy/3\n\ntoy/7  # a comment\ntoy/999\n")
+    reports = tmp_path / "reports"
+    assert main(["report", "--model", str(model_dir), "--out", str(reports), "--no-symmetries",
+                 "--exclude-problems", str(listed)]) == 0
+    by_problem = list(csv.DictReader((reports / "accuracy_by_problem.csv").open()))
+    assert {row["problem"] for row in by_problem} == {f"toy/{i}" for i in range(40)} - {"toy/3", "toy/7"}
+    total = list(csv.DictReader((reports / "accuracy_by_size.csv").open()))[-1]
+    assert total["size"] == "all" and int(total["count"]) == 190
+    assert f"leaving out the 10 records of 2 problems listed in `{listed}` (3 listed)" in \
+        (reports / "summary.md").read_text()
+    assert main(["report", "--model", str(model_dir), "--out", str(tmp_path / "none"),
+                 "--exclude-problems", str(tmp_path / "missing.txt")]) == 2
+    assert "missing.txt: cannot read the problem list" in capsys.readouterr().err
 
 
 

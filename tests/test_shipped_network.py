@@ -53,6 +53,7 @@ def test_report_scores_the_5_bit_network_alone_from_its_folder(copied, tmp_path,
     out = capsys.readouterr().out
     assert "no bits table (no bits.json)" in out and "no training.png (no history.json)" in out
     assert sorted(path.name for path in reports.iterdir()) == [
+        "accuracy_by_problem.csv", "accuracy_by_problem.md",
         "accuracy_by_size.csv", "accuracy_by_size.md", "accuracy_by_size.png", "summary.md"]
     rows = (reports / "accuracy_by_size.csv").read_text().splitlines()
     # the 5-bit columns alone: no float network was there to score
