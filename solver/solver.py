@@ -108,7 +108,7 @@ class Solver:
         # the move prior of a guided solve (movegen.C_PRIOR): [colour, cell], zero when unguided
         self.prior = np.zeros((3, b.cells.size), dtype=np.float64)
         self.prior_weight = np.zeros(1, dtype=np.float64)
-        # DFS's count of each move's wins, by colour (movegen.C_CUTOFFS), from zero each solve
+        # the searches' count of each move's wins, by colour (movegen.C_CUTOFFS), from zero each solve
         self.cutoffs = np.zeros((3, b.cells.size), dtype=np.float64)
         self.context = (
             b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
