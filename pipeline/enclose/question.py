@@ -85,9 +85,9 @@ WIDER = ((DEFAULT_REACH + 1, 0), (DEFAULT_REACH + 1, 1), (DEFAULT_REACH + 2, 1))
 # second pass only, see read_region).
 TIGHTER = (DEFAULT_REACH - 1, 0)
 # Search areas larger than this are solved with a tenth of the budget: on the whole book
-# collection no reading over 17 empty points had fitted within 200,000 nodes a solve (one of
-# 18 has since, in a wider frame), and such readings (mostly the attacker's surrounding stones
-# as the target) took half the nodes.
+# collection no reading over 17 empty points had fitted within 200,000 nodes a solve (two of
+# 18 and one of 20 have since), and such readings (mostly the attacker's
+# surrounding stones as the target) took half the nodes.
 LARGE_AREA = 20
 # When nothing fits, the region whose unsettled reading has the smallest area, if at most
 # ESCALATE_AREA empty points, is read again with ESCALATION times the budget.  On an eighth
