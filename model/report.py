@@ -201,16 +201,14 @@ def problem_rows(predictions, bits: int) -> list[dict]:
     of each network (and over the 8 symmetries, when they were evaluated)."""
     columns = {name: label for name, label in (("float", "float"), ("packed", f"{bits}-bit"))
                if name in predictions.probability}
-    right = {label: ~predictions.errors(name) for name, label in columns.items()}
+    errors = {label: predictions.errors(name) for name, label in columns.items()}
     if predictions.symmetric:
-        right.update({f"{label} (8 symmetries)": ~predictions.errors(name, symmetric=True)
-                      for name, label in columns.items()})
-    names, index = np.unique(predictions.problem, return_inverse=True)
-    counts = np.bincount(index, minlength=len(names))
-    safe = np.bincount(index, weights=predictions.safe, minlength=len(names))
-    shares = {label: np.bincount(index, weights=hits, minlength=len(names)) / counts
-              for label, hits in right.items()}
-    return [{"problem": str(name), "records": int(counts[i]), "safe": int(safe[i]),
+        errors.update({f"{label} (8 symmetries)": predictions.errors(name, symmetric=True)
+                       for name, label in columns.items()})
+    # the share of records "not unsafe" is the share safe
+    names, counts, safe = problem_shares(predictions.problem, predictions.safe == 0)
+    shares = {label: problem_shares(predictions.problem, error)[2] for label, error in errors.items()}
+    return [{"problem": str(name), "records": int(counts[i]), "safe": int(round(safe[i] * counts[i])),
              **{f"accuracy {label}": round(float(share[i]), 4) for label, share in shares.items()}}
             for i, name in enumerate(names)]
 
@@ -352,11 +350,19 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
     ])
 
 
+def problem_shares(problem: np.ndarray, errors: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The source problems in id order, their record counts, and the share of each one's
+    records that are not ``errors``."""
+    names, index = np.unique(problem, return_inverse=True)
+    counts = np.bincount(index, minlength=len(names))
+    right = np.bincount(index, weights=1.0 - errors, minlength=len(names))
+    return names, counts, right / counts
+
+
 def mean_over_problems(problem: np.ndarray, errors: np.ndarray) -> tuple[float, int]:
     """The accuracy of each source problem's records, averaged over the problems, and their number."""
-    names, index = np.unique(problem, return_inverse=True)
-    right = np.bincount(index, weights=1.0 - errors, minlength=len(names))
-    return float(np.mean(right / np.bincount(index, minlength=len(names)))), len(names)
+    names, _, shares = problem_shares(problem, errors)
+    return float(np.mean(shares)), len(names)
 
 
 def _pyplot():

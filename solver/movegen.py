@@ -55,8 +55,8 @@ MAX_PRIOR_WEIGHT = 2.0
 # proven) and the order adds CUTOFF_WEIGHT * squash(count / CUTOFF_SCALE), under 2,
 # to a move that repeats no position.  On the 176 cases of the reference problems
 # with PL it took DFS 0.65 of the nodes and df-pn 0.88; for DFS, weights 1 to 8 and
-# scales 3 to 20 all took 0.65-0.72, counting a win by the size of its subtree no
-# fewer (RESULTS.md, "The history heuristic").  The counts are the solve's own:
+# scales 3 to 20 took 0.65-0.75, counting a win by the size of its subtree no fewer
+# (RESULTS.md, "The history heuristic").  The counts are the solve's own:
 # each solve starts from zero (kept across an enclose reading's solves they
 # enclosed no more), so a node count does not depend on the solves before it.
 CUTOFF_WEIGHT = 2.0

@@ -212,7 +212,8 @@ class Solver:
     def run_search(self, table: Table, max_nodes: int, search):
         """Run ``search()``, a compiled search over ``table`` (read when called), with a node
         budget for all of it; a search stopped by a full table is run again after the table
-        grows.  Returns the search's result; ``counters`` says how it ended."""
+        grows.  Returns the search's result; ``counters`` says how it ended.  The counters
+        and the history counts (``cutoffs``) start from zero."""
         self.counters[:] = 0
         self.cutoffs[:] = 0.0
         self.counters[MAX_NODES] = max_nodes

@@ -153,6 +153,7 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
     blocks are tried.
     """
     best = None
+    keep = frozenset(book)
     for target, frame in group[:MAX_TARGETS]:
         reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, guide)
         best = reading if best is None or more_telling(reading, best) else best
@@ -160,7 +161,7 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
         tighter = reading.verdict == UNSETTLED and (escalated or reading.area > ESCALATE_AREA)
         others = WIDER if reading.verdict in RETRY else (TIGHTER,) if tighter else ()
         for reach, margin in others:
-            other = enclose(stones, target, reach=reach, keep=frozenset(book), margin=margin)
+            other = enclose(stones, target, reach=reach, keep=keep, margin=margin)
             if other.region in tried:
                 continue
             tried.add(other.region)
