@@ -30,3 +30,27 @@ def test_verdicts_and_moves_match_tsumego_js(shared_problems, peer_available):
     for source, verdict in winners:
         (row,) = tsumego_js.solve_files([source], play=[verdict.sgf_move])
         assert row["move"] is None, (source, verdict.sgf_move, row)
+
+
+def test_a_files_answer_does_not_depend_on_the_files_solved_before_it(shared_problems, peer_available):
+    """tsumego.js draws a board's hash keys from its random generator: the driver seeds it for
+    every file, so one process solving several files gives each the answer it gets alone."""
+    first, second = [p.source for p in shared_problems[:2]]
+    alone = tsumego_js.solve_files([second])[0]
+    after = tsumego_js.solve_files([first, second])[1]
+    assert after["hash_keys"] == alone["hash_keys"]
+    assert (after["move"], after["status"], after["nodes"]) == (alone["move"], alone["status"], alone["nodes"])
+
+
+def test_a_first_move_not_ours_is_checked_by_tsumego_js_one_move_on(peer_available):
+    """bench.enclose_peer's line for a first move we do not list: tsumego.js's own answer after it."""
+    from pathlib import Path
+
+    from bench.enclose_peer import verdict
+
+    path = Path(__file__).resolve().parents[1] / "sgf-problems" / "approach" / "block-the-first-line-live.sgf"
+    assert verdict(path, {"status": "safe", "move": "W[fa]"}) is None
+    # W eb makes eye shape inside and Black kills (B fa, say): tsumego.js refutes such a claim
+    why = verdict(path, {"status": "safe", "move": "W[eb]"})
+    assert why.startswith("tsumego.js plays W[eb], not one of ['W[fa]']; after it tsumego.js contradicts")
+    assert why.endswith("holds for the opponent (unsafe)")

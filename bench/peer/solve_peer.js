@@ -9,7 +9,9 @@
 // With --ready, a first line {"ready": true} says the module is loaded (so a
 // caller can time each file without Node's start-up).  Then one line per file:
 //   {"file", "to_play": "B"|"W", "move": "B[xy]"|"B[]"|null, "status": "safe"|"unsafe",
-//    "nodes", "seconds"}
+//    "nodes", "seconds", "hash_keys"}
+// ("hash_keys": the first of the board's Zobrist keys, which tsumego.js draws
+// from its random generator; the same for every file of a run)
 // or, when a file cannot be solved:
 //   {"file", "error": "..."}
 'use strict';
@@ -77,6 +79,11 @@ function solveFile(tsumego, file, opts) {
     const toPlay = sideToPlay(sgf, opts);
     const km = { attacker: SIGN[attacker], defender: SIGN[defender], none: 0 }[opts.koMaster];
 
+    // Seeded before the board is built: the board draws its Zobrist keys from
+    // this generator, and some of tsumego.js's caches key on a 32-bit fold of
+    // the hash, so keys left over from the files before would make a file's
+    // answer (not only its node count) depend on what the process solved first.
+    tsumego.rand.seed(0);
     const solver = new tsumego.Solver(sgf);
     for (const m of opts.play) // a pass ("W[]") changes nothing but the side to move
         if (m.length > 3 && !solver.play(m)) throw Error(`illegal move ${m}`);
@@ -95,6 +102,7 @@ function solveFile(tsumego, file, opts) {
         status: defenderWins ? 'safe' : 'unsafe',
         nodes: tsumego.stat.calls,
         seconds: Number(seconds.toFixed(6)),
+        hash_keys: [solver.board.hasht_b[0] >>> 0, solver.board.hasht_w[0] >>> 0],
     };
 }
 
