@@ -81,11 +81,10 @@ class PrincipalVariation:
     budget); ``winner`` is the colour that wins with the first mover (None
     when the budget ran out before the first solve ended); ``ended`` says how
     it ended: ``"capture"``, ``"passes"``, ``"move cap"``, ``"node budget"``,
-    or ``"disagreement"`` (no move the rules allow on this path wins where
-    the table says the side wins: a result stored as exact that does not hold
-    on this path; seen once, on an enclosed book problem whose line runs round
-    a ko with a pass of the loser in it: RESULTS.md, "solve-all on today's
-    enclosed set").
+    or ``"disagreement"`` (a solve on the line found another winner: the
+    line's path changed a result; seen once, on an enclosed book problem
+    whose line runs round a ko through a pass of the loser and back to the
+    position of that pass: RESULTS.md, "solve-all on today's enclosed set").
     """
 
     moves: list[tuple[int, tuple[int, int] | str]]
