@@ -240,8 +240,9 @@ def follow(context, keys, values, work, line, final_cells, color, km, depth, max
 
     Writes (colour, point or PASS) rows into ``line`` and the board at the
     end into ``final_cells``; takes back its moves.  Returns (moves, status,
-    winner of the first node or 0).  ``DISAGREES`` (a solve on the line finds
-    that the side it expected to win loses) would be a fault of the search.
+    winner of the first node or 0).  ``DISAGREES``: a solve on the line finds
+    that the side it expected to win loses, the line's path having changed a
+    result (seen once; see ``PrincipalVariation``).
     """
     cells = context[C_CELLS]
     target = context[C_TARGET]

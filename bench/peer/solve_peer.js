@@ -10,8 +10,8 @@
 // caller can time each file without Node's start-up).  Then one line per file:
 //   {"file", "to_play": "B"|"W", "move": "B[xy]"|"B[]"|null, "status": "safe"|"unsafe",
 //    "nodes", "seconds", "hash_keys"}
-// ("hash_keys": the first of the board's Zobrist keys, which tsumego.js draws
-// from its random generator; the same for every file of a run)
+// ("hash_keys": the board's first Zobrist key for Black and for White, which
+// tsumego.js draws from its random generator; the same for every file of a run)
 // or, when a file cannot be solved:
 //   {"file", "error": "..."}
 'use strict';
