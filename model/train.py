@@ -15,7 +15,11 @@ when the ``--minutes`` budget is spent; the best epoch's weights are kept.
 ``--resume MODEL_DIR`` starts from the weights another run left in
 ``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so
 a network can be trained on in several sittings; ``model.json`` lists the
-earlier runs.  A run that did not finish (interrupted, or killed with the
+earlier runs.  A folder with ``model.json`` and a packed file but no Keras
+model (a shipped network's, ``model/networks/NAME``) lends the packed file's
+weights: the float file's if there is one, else those of the most bits
+(dequantized, so a 5-bit file starts the run where the 5-bit network
+stands).  A run that did not finish (interrupted, or killed with the
 end of a job's time limit) is gone on with instead: ``--resume`` of its folder
 (``--out`` usually the same) rebuilds its network, loads the last epoch's
 weights and continues its epochs, learning rate, early stopping and history
@@ -53,6 +57,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import uuid
 
 from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, MODEL_SPEC, PROGRESS_FILE,
@@ -60,6 +65,7 @@ from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, MODEL_SP
                                same_folder, terminate_as_interrupt, unfinished_run, write_json)
 from model.fit import MODEL_FILE, SCHEDULES, FitLimits, fit
 from model.network import ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions
+from model.packed import FLOAT_BITS, packed_path
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
 
@@ -225,6 +231,10 @@ def run(args) -> int:
                 resumed = read_model_spec(args.resume)
             except (OSError, ValueError) as exc:
                 raise CommandError(f"--resume {args.resume}: cannot read {MODEL_SPEC} ({exc})") from exc
+            if start_packed_file(args.resume) is None and not os.path.exists(
+                    os.path.join(args.resume, MODEL_FILE)):
+                raise CommandError(f"--resume {args.resume}: neither {MODEL_FILE} nor a packed "
+                                   "network file (model-*bit.tsq, model-float.tsq) to start from", code=2)
         earlier = continued if continued is not None else resumed
         if earlier["planes"] != planes:
             raise CommandError(f"--resume {args.resume}: its network reads other planes than "
@@ -320,6 +330,9 @@ def run(args) -> int:
         run_spec["resumed_from"] = resumed.get("resumed_from", []) + [{
             "model": os.path.abspath(args.resume), "epochs_run": resumed["epochs_run"],
             "seconds": resumed["seconds"], "seed": resumed["seed"]}]
+        packed = start_packed_file(args.resume)
+        if packed is not None:
+            run_spec["resumed_from"][-1]["weights"] = os.path.basename(packed)
     elif continued is not None and "resumed_from" in continued:
         run_spec["resumed_from"] = continued["resumed_from"]
     limits = FitLimits.from_args(args)
@@ -334,9 +347,13 @@ def run(args) -> int:
             model = compile_model(build_model(len(planes), options), options)
         if resumed is not None:
             # Weights only: the saved optimizer state belongs to the earlier run's schedule.
-            earlier = keras.saving.load_model(os.path.join(args.resume, MODEL_FILE), compile=False)
-            copy_weights(earlier, model)
-            print(f"resuming from {args.resume} ({resumed['epochs_run']} epochs, "
+            packed = start_packed_file(args.resume)
+            if packed is None:
+                earlier = keras.saving.load_model(os.path.join(args.resume, MODEL_FILE), compile=False)
+                copy_weights(earlier, model)
+            else:
+                copy_packed_weights(packed, model)
+            print(f"resuming from {packed or args.resume} ({resumed['epochs_run']} epochs, "
                   f"{resumed['seconds']:.0f} s before this run)")
         if continued is not None:
             print(f"going on with the run in {args.resume} after its epoch {continued['epochs_done']} "
@@ -375,6 +392,47 @@ def copy_weights(earlier, model) -> None:
     for layer in earlier.layers:
         if layer.weights and layer.name in names:
             model.get_layer(layer.name).set_weights(layer.get_weights())
+
+
+def start_packed_file(model_dir: str) -> str | None:
+    """The packed file a run resumed from ``model_dir`` takes its weights from: None when
+    the folder holds a Keras model (its float weights are used); else the float packed
+    file if there is one, else the packed file of the most bits, else None."""
+    if os.path.exists(os.path.join(model_dir, MODEL_FILE)):
+        return None
+    float_file = packed_path(model_dir, FLOAT_BITS)
+    if os.path.isfile(float_file):
+        return float_file
+    found = []
+    for name in os.listdir(model_dir):
+        match = re.fullmatch(r"model-(\d+)bit\.tsq", name)
+        if match:
+            found.append((int(match.group(1)), os.path.join(model_dir, name)))
+    return max(found)[1] if found else None
+
+
+def copy_packed_weights(path: str, model) -> None:
+    """The dequantized weights of a packed file into the layers of ``model`` of the
+    same name (as :func:`copy_weights`: an end-state head one of them lacks is new or
+    dropped).  A tensor of another shape is a CommandError."""
+    from model.network import layer_names
+    from model.packed import read_packed
+
+    try:
+        header, tensors = read_packed(path)
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"--resume: cannot read {path} ({exc})") from exc
+    names = {layer.name for layer in model.layers}
+    for name in layer_names(int(header["blocks"]), header.get("architecture", "dense"),
+                            bool(header.get("end_state", False))):
+        if name not in names:
+            continue
+        weights = [tensors[f"{name}/kernel"], tensors[f"{name}/bias"]]
+        expected = [tuple(w.shape) for w in model.get_layer(name).get_weights()]
+        if [w.shape for w in weights] != expected:
+            raise CommandError(f"--resume: {path}: layer {name} has shapes "
+                               f"{[w.shape for w in weights]}, the network {expected}", code=2)
+        model.get_layer(name).set_weights(weights)
 
 
 def distribution_strategy(devices: list[str] | None = None):

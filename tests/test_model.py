@@ -306,6 +306,36 @@ def test_training_resumes_from_a_trained_folder(trained, tmp_path, capsys):
     assert "reads other planes" in capsys.readouterr().err
 
 
+def test_training_resumes_from_a_folder_holding_only_a_packed_network(trained, tmp_path, capsys):
+    """A shipped network's folder (model.json and the 5-bit file, no Keras model) lends
+    the dequantized 5-bit weights."""
+    import keras
+
+    data, model_dir, _ = trained
+    shipped = tmp_path / "shipped"
+    shipped.mkdir()
+    for name in ("model.json", "model-5bit.tsq"):
+        (shipped / name).write_bytes((model_dir / name).read_bytes())
+    out = tmp_path / "from-packed"
+    assert main(["train", "--data", str(data), "--out", str(out), "--epochs", "1",
+                 "--resume", str(shipped), *TOY_OPTIONS, "--learning-rate", "1e-12"]) == 0
+    assert f"resuming from {shipped / 'model-5bit.tsq'}" in capsys.readouterr().out
+    spec = json.loads((out / "model.json").read_text())
+    assert spec["resumed_from"][-1]["weights"] == "model-5bit.tsq"
+    _, tensors = read_packed(str(shipped / "model-5bit.tsq"))
+    resumed = keras.saving.load_model(str(out / "model.keras"), compile=False)
+    kernel, bias = resumed.get_layer("align").get_weights()
+    assert np.allclose(kernel, tensors["align/kernel"], atol=1e-6)
+    assert np.allclose(bias, tensors["align/bias"], atol=1e-6)
+    # and differ from the float weights the 5-bit file was packed from
+    assert not np.allclose(kernel, keras.saving.load_model(str(model_dir / "model.keras"), compile=False)
+                           .get_layer("align").get_weights()[0], atol=1e-6)
+    (shipped / "model-5bit.tsq").unlink()
+    assert main(["train", "--data", str(data), "--out", str(tmp_path / "bad"), "--epochs", "1",
+                 "--resume", str(shipped)]) == 2
+    assert "neither model.keras nor a packed network file" in capsys.readouterr().err
+
+
 def test_planes_left_out_are_left_out_of_training_packing_and_reports(trained, tmp_path, capsys):
     data, _, _ = trained
     out = tmp_path / "without-noise"
