@@ -20,12 +20,25 @@ until the target is captured or both sides pass:
   its remaining moves threaten nothing, and both sides passing ends the line.
 
 Passes follow the search's rules (:mod:`solver.rules`): a pass keeps the
-position, may end the ko master's threats, and is remembered as the search
-remembers it, so every position of the line is the node of the first solve's
-proof it stands on, with the same path, and the winner never changes along
-the line: only the winner's moves are solved (on the warm table, mostly a
-probe), the loser's replies are read from the table.  Two passes in a row end the line when the defender wins
-(alive, or seki); when the attacker wins the line goes on to the capture.
+position, may end the ko master's threats and resets the repetition history,
+so every position of the line is the node of the first solve's proof it
+stands on, with the same path, and the winner never changes along the line:
+only the winner's moves are solved (on the warm table, mostly a probe), the
+loser's replies are read from the table.  Two passes in a row end the line
+when the defender wins (alive, or seki); when the attacker wins the line goes
+on to the capture.
+
+One difference from the search: a pass of the loser is not remembered as a
+pass situation (the winner's is).  In the search, the same pass situation met
+twice on a path means the target lives, so a path holding a defender's pass
+gives the defender a win that no stored result knows of: the table's exact
+results were proved on paths without that pass, and on the line's they need
+not hold (a graph-history interaction).  A line remembering the defender's
+pass can return to its position through the ko, the defender pass again and
+live where the table says the attacker wins: seen on one enclosed book
+problem of 3,181 (RESULTS.md, "solve-all on today's enclosed set"), whose
+line, not remembering it, ends in the capture.  The loser's pass stands for a
+move elsewhere, as the table's results assume.
 
 A winning move read from the table may have been found on another path, where
 it recreated no position: an exact result holds on every path, its move need
@@ -82,9 +95,8 @@ class PrincipalVariation:
     when the budget ran out before the first solve ended); ``ended`` says how
     it ended: ``"capture"``, ``"passes"``, ``"move cap"``, ``"node budget"``,
     or ``"disagreement"`` (a solve on the line found another winner: the
-    line's path changed a result; seen once, on an enclosed book problem
-    whose line runs round a ko through a pass of the loser and back to the
-    position of that pass: RESULTS.md, "solve-all on today's enclosed set").
+    line's path changed a result; the one seen came from the loser's pass
+    remembered on the line, which the line no longer does: module doc).
     """
 
     moves: list[tuple[int, tuple[int, int] | str]]
@@ -242,7 +254,7 @@ def follow(context, keys, values, work, line, final_cells, color, km, depth, max
     end into ``final_cells``; takes back its moves.  Returns (moves, status,
     winner of the first node or 0).  ``DISAGREES``: a solve on the line finds
     that the side it expected to win loses, the line's path having changed a
-    result (seen once; see ``PrincipalVariation``).
+    result (see ``PrincipalVariation``).
     """
     cells = context[C_CELLS]
     target = context[C_TARGET]
@@ -315,8 +327,10 @@ def follow(context, keys, values, work, line, final_cells, color, km, depth, max
                 status = BOTH_PASSED
                 break
             next_km = km_after_pass(path, depth, position, color, km)
-            tags[counters[TAGS]] = node_key(position, opp, next_km)
-            counters[TAGS] += 1
+            if color == winner:
+                # Only the winner's pass is remembered as a pass situation (module doc).
+                tags[counters[TAGS]] = node_key(position, opp, next_km)
+                counters[TAGS] += 1
             km = next_km
             previous_pass = True
         else:

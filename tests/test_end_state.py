@@ -172,6 +172,31 @@ def test_a_line_prefers_a_winning_move_that_does_not_lead_back_to_one_of_its_pos
     assert line.complete and line.captured and line.winner == black
 
 
+SHARED_OPEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "sgf-open"
+
+
+def test_a_loser_s_pass_on_the_line_does_not_turn_the_table_s_wins_into_losses():
+    """A book problem whose attacker-first line runs round a ko, the defender passing on the
+    way: remembered as the search remembers a pass, that pass let the defender pass again at
+    the same position and live where the table's results say the attacker wins, and the
+    line ended in a disagreement (solver.principal_variation's doc)."""
+    from pipeline.enclose.outcome import enclose_file
+
+    path = SHARED_OPEN / "famous-creations-three-hundred-selections" / "141.sgf"
+    if not path.exists():
+        pytest.skip("../shared/sgf-open is not beside the repository")
+    enclosed = enclose_file(path.read_bytes(), str(path), "famous-creations 141", 200_000, 40)
+    assert enclosed.sgf is not None, enclosed.record
+    problem = parse_problem(enclosed.sgf.encode(), str(path))
+    expansion = expand_tree(problem, problem.attacker, max_nodes=2_000_000, max_subproblems=1)
+    root = expansion.root
+    assert not root.safe
+    line = root.principal_variation
+    # the line goes round the ko through the defender's pass and on to the capture
+    assert (problem.defender, "pass") in line
+    assert replayed(problem.stones, line)[problem.target[1], problem.target[0]] == EMPTY
+
+
 # -- tsumego solve --pv -----------------------------------------------------------
 
 def test_solve_pv_prints_the_line_and_the_final_position(tmp_path, capsys):
