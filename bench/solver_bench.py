@@ -12,7 +12,9 @@ cannot hang the run.  A problem it does not finish shows ``timeout`` and is
 left out of the ratio, which is then taken over the problems both finished;
 the summary says how many were left out, what DFS spent on them, and what the
 ratio would be counting each timeout as its full limit (an upper bound, since
-tsumego.js would have needed longer).
+tsumego.js would have needed longer).  A verdict that differs is followed
+along a line until one of the two solvers contradicts itself
+(:mod:`bench.peer.disagreement`), and the line says which.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import time
 from pathlib import Path
 
 from bench.peer import tsumego_js
+from bench.peer.disagreement import follow_disagreement
 from pipeline.markdown import markdown_table
 from solver import ProblemError, Solver, load_problem, search_area
 
@@ -94,7 +97,9 @@ def main(argv=None) -> int:
         if p.get("timed_out"):
             timed_out.append(problem.source)
         elif p_status != ours.status:
-            peer_differs.append(f"{problem.source}: DFS {ours.status}, tsumego.js {p.get('error', p_status)}")
+            peer_differs.append(f"{problem.source}: DFS {ours.status}, tsumego.js {p.get('error', p_status)}"
+                                + ("" if "error" in p else
+                                   f"; {follow_disagreement(problem, problem.source, file_timeout=args.peer_timeout)}"))
         if other.status != ours.status:
             dfpn_differs.append(f"{problem.source}: DFS {ours.status}, df-pn {other.status}")
         rows.append([short_name(problem), Solver(problem).area_size, ours.status, p_status, other.status,

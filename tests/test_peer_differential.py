@@ -54,3 +54,52 @@ def test_a_first_move_not_ours_is_checked_by_tsumego_js_one_move_on(peer_availab
     why = verdict(path, {"status": "safe", "move": "W[eb]"})
     assert why.startswith("tsumego.js plays W[eb], not one of ['W[fa]']; after it tsumego.js contradicts")
     assert why.endswith("holds for the opponent (unsafe)")
+
+
+def test_a_differing_verdict_is_followed_until_one_solver_contradicts_itself(shared_problems, peer_available):
+    """gop/20305: tsumego.js (its keys drawn from seed 0) says White lives with Black first, but
+    after the book's B ei, its own W fh and the book's B ci it says White is dead."""
+    from bench.peer.disagreement import follow_disagreement
+
+    (problem,) = [p for p in shared_problems if p.source.endswith("gop/20305.sgf")] or [None]
+    if problem is None:
+        pytest.skip("gop/20305 is not among the shared problems")
+    assert tsumego_js.solve_files([problem.source])[0]["status"] == "safe"
+    assert Solver(problem).solve(problem.to_play).status == "unsafe"
+    assert follow_disagreement(problem, problem.source) == (
+        "after B[ei] W[fh] B[ci] both say unsafe (W to move); one move before, tsumego.js said safe: "
+        "tsumego.js contradicts itself")
+
+
+def test_the_walk_names_whichever_solver_contradicts_itself(monkeypatch):
+    """Both branches without Node: a stand-in for tsumego.js answers as our solver does, and one
+    of the two is made to give the wrong verdict at the start."""
+    from pathlib import Path
+
+    from bench.peer import disagreement
+    from solver import load_problem
+
+    path = Path(__file__).resolve().parents[1] / "sgf-problems" / "tesuji" / "hane-and-placement-kill.sgf"
+    problem = load_problem(path)
+    truth = disagreement._ours
+
+    def peer(files, ko_master, play, solve_as, file_timeout):
+        status, move = truth(problem, list(play), 1 if solve_as == "B" else 2, ko_master)
+        if not play and lying[0] == "tsumego.js":
+            status, move = ("safe" if status == "unsafe" else "unsafe"), None
+        return [{"status": status, "move": move}]
+
+    def ours(problem, moves, color, ko_master):
+        status, move = truth(problem, moves, color, ko_master)
+        if not moves and lying[0] == "ours":
+            status, move = ("safe" if status == "unsafe" else "unsafe"), None
+        return status, move
+
+    monkeypatch.setattr(disagreement.tsumego_js, "solve_files", peer)
+    monkeypatch.setattr(disagreement, "_ours", ours)
+    status, move = truth(problem, [], problem.to_play, "attacker")
+    assert status == "unsafe" and move
+    for lying in (["tsumego.js"], ["ours"]):
+        line = disagreement.follow_disagreement(problem, path)
+        assert line.startswith(f"after {move} both say unsafe"), line
+        assert line.endswith(f"{lying[0]} said safe: {lying[0]} contradicts itself"), line
