@@ -51,7 +51,7 @@ Likewise a winning move from the table that leads back to a position of the
 line (the ko master's retake, say) may lead round a cycle with the loser's
 replies: a winning move that does not comes first, if there is one.
 
-Guards: the line stops after ``max_moves`` moves (default four times the
+Guards: the line stops after ``max_moves`` moves (default six times the
 points of the search area plus twenty, within the search's depth cap): the ko
 master may recreate a position (that is what a ko retaken is), so a
 repetition is no loop by itself, but the cap ends any line that would run
@@ -351,11 +351,14 @@ def follow(context, keys, values, work, line, final_cells, color, km, depth, max
 
 
 def default_max_moves(area_points: int, depth: int) -> int:
-    """Four times the search area's points plus twenty, within the search's depth cap.
+    """Six times the search area's points plus twenty, within the search's depth cap.
 
     Stones captured and played again make a line longer than the area: on the
-    project's problems the longest lines ran to twice the empty area plus 16."""
-    return max(0, min(4 * area_points + 20, MAX_DEPTH - depth))
+    project's problems the longest lines ran to twice the empty area plus 16;
+    on an enclosed book problem (maeda 10k-5k 071, defender first, three moves
+    into its tree) the defender retakes a ko after each move inside its own
+    area, and the line takes 102 moves on 19 points before the capture."""
+    return max(0, min(6 * area_points + 20, MAX_DEPTH - depth))
 
 
 def principal_variation(solver, color: int, km: int, max_nodes: int = 0,

@@ -233,7 +233,7 @@ class Solver:
         """The line from the current position with ``color`` to move, played to its end: the
         winner's solve moves against the loser's most stubborn replies, until the target is
         captured or both sides pass (:mod:`solver.principal_variation`).  ``max_nodes``
-        budgets the whole line (0: none), ``max_moves`` caps its length (default four
+        budgets the whole line (0: none), ``max_moves`` caps its length (default six
         times the search area's points plus twenty); the board is left as it was."""
         return principal_variation(self, color, ko_master_value(ko_master, self.defender),
                                    max_nodes=max_nodes, max_moves=max_moves)

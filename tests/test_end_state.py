@@ -197,6 +197,29 @@ def test_a_loser_s_pass_on_the_line_does_not_turn_the_table_s_wins_into_losses()
     assert replayed(problem.stones, line)[problem.target[1], problem.target[0]] == EMPTY
 
 
+def test_a_long_ko_fight_on_a_book_problem_ends_within_the_line_s_move_cap():
+    """maeda 10k-5k 071, defender first: three moves into the tree, the defender retakes a ko
+    after each move inside its own area, and the line needs 102 moves on 19 points (four
+    times the area plus twenty, the cap before, stopped it at 96)."""
+    from pipeline.enclose.outcome import enclose_file
+
+    path = SHARED_OPEN / "maeda-tsumego-collection-10k-5k" / "071.sgf"
+    if not path.exists():
+        pytest.skip("../shared/sgf-open is not beside the repository")
+    enclosed = enclose_file(path.read_bytes(), str(path), "maeda 10k-5k 071", 200_000, 40)
+    assert enclosed.sgf is not None, enclosed.record
+    problem = parse_problem(enclosed.sgf.encode(), str(path))
+    expansion = expand_tree(problem, problem.defender, max_nodes=2_000_000, max_subproblems=100)
+    lines = []
+    pending = [expansion.root]
+    while pending:
+        node = pending.pop()
+        lines.append(node.principal_variation)
+        pending.extend(node.children)
+    assert len(lines) == 100 and all(lines)
+    assert max(len(line) for line in lines) > 96
+
+
 # -- tsumego solve --pv -----------------------------------------------------------
 
 def test_solve_pv_prints_the_line_and_the_final_position(tmp_path, capsys):
