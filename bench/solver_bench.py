@@ -97,9 +97,10 @@ def main(argv=None) -> int:
         if p.get("timed_out"):
             timed_out.append(problem.source)
         elif p_status != ours.status:
-            peer_differs.append(f"{problem.source}: DFS {ours.status}, tsumego.js {p.get('error', p_status)}"
-                                + ("" if "error" in p else
-                                   f"; {follow_disagreement(problem, problem.source, file_timeout=args.peer_timeout)}"))
+            # where the two part: followed until one of them contradicts itself
+            why = ("" if "error" in p else
+                   "; " + follow_disagreement(problem, problem.source, file_timeout=args.peer_timeout))
+            peer_differs.append(f"{problem.source}: DFS {ours.status}, tsumego.js {p.get('error', p_status)}{why}")
         if other.status != ours.status:
             dfpn_differs.append(f"{problem.source}: DFS {ours.status}, df-pn {other.status}")
         rows.append([short_name(problem), Solver(problem).area_size, ours.status, p_status, other.status,

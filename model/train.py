@@ -64,8 +64,9 @@ from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, MODEL_SP
                                continue_settings, interrupted_advice, read_model_spec, resumable,
                                same_folder, terminate_as_interrupt, unfinished_run, write_json)
 from model.fit import MODEL_FILE, SCHEDULES, FitLimits, fit
-from model.network import ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions
-from model.packed import FLOAT_BITS, packed_path
+from model.network import (ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions,
+                           layer_names)
+from model.packed import FLOAT_BITS, packed_path, read_packed
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
 
@@ -415,9 +416,6 @@ def copy_packed_weights(path: str, model) -> None:
     """The dequantized weights of a packed file into the layers of ``model`` of the
     same name (as :func:`copy_weights`: an end-state head one of them lacks is new or
     dropped).  A tensor of another shape is a CommandError."""
-    from model.network import layer_names
-    from model.packed import read_packed
-
     try:
         header, tensors = read_packed(path)
     except (OSError, ValueError) as exc:
