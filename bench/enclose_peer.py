@@ -12,7 +12,9 @@ disagrees.
 
 When tsumego.js's first move is not one of ours, tsumego.js also solves the
 position after it, the opponent moving: the line says whether tsumego.js
-confirms its own move there, so a Go player knows which side to check.
+confirms its own move there, so a Go player knows which side to check.  When
+its verdict differs, the two are followed along a line until one contradicts
+itself (:mod:`bench.peer.disagreement`).
 """
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import sys
 from pathlib import Path
 
 from bench.peer import tsumego_js
+from bench.peer.disagreement import follow_disagreement
 from bench.peer.sample import add_sample_arguments, compare_sample
 from solver import load_problem
 from solver.board import color_letter
@@ -36,7 +39,8 @@ def verdict(path: Path, row: dict, file_timeout: float | None = None) -> str | N
     problem = load_problem(path)
     expected = "safe" if problem.to_play == problem.defender else "unsafe"
     if row["status"] != expected:
-        return f"the side to play should win ({expected}), tsumego.js says {row['status']}"
+        return (f"the side to play should win ({expected}), tsumego.js says {row['status']}; "
+                + follow_disagreement(problem, path, file_timeout=file_timeout))
     letter = color_letter(problem.to_play)
     answers = {f"{letter}[{sgf_point(*m)}]" for m in problem.first_moves}
     if row["move"] not in answers:

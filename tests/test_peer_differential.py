@@ -54,6 +54,9 @@ def test_a_first_move_not_ours_is_checked_by_tsumego_js_one_move_on(peer_availab
     why = verdict(path, {"status": "safe", "move": "W[eb]"})
     assert why.startswith("tsumego.js plays W[eb], not one of ['W[fa]']; after it tsumego.js contradicts")
     assert why.endswith("holds for the opponent (unsafe)")
+    # a verdict said to differ is walked: tsumego.js itself, asked again, agrees at the start
+    why = verdict(path, {"status": "unsafe", "move": "B[fa]"})
+    assert why == "the side to play should win (safe), tsumego.js says unsafe; at the start both say safe"
 
 
 def test_a_differing_verdict_is_followed_until_one_solver_contradicts_itself(shared_problems, peer_available):
