@@ -61,7 +61,7 @@ def test_a_first_move_not_ours_is_checked_by_tsumego_js_one_move_on(peer_availab
 
 def test_a_differing_verdict_is_followed_until_one_solver_contradicts_itself(shared_problems, peer_available):
     """gop/20305: tsumego.js (its keys drawn from seed 0) says White lives with Black first, but
-    after the book's B ei, its own W fh and the book's B ci it says White is dead."""
+    after the file's B ei, its own W fh and the file's B ci it says White is dead."""
     from bench.peer.disagreement import follow_disagreement
 
     (problem,) = [p for p in shared_problems if p.source.endswith("gop/20305.sgf")] or [None]
