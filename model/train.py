@@ -209,6 +209,7 @@ def run(args) -> int:
         raise CommandError(str(exc), code=2) from exc
     options = network_options(args)
     resumed = None     # the model.json of a finished run to start from
+    packed = None      # the packed file it lends its weights from, when it has no Keras model
     continued = None   # the progress.json of an unfinished run to go on with
     if args.resume:
         try:
@@ -232,8 +233,8 @@ def run(args) -> int:
                 resumed = read_model_spec(args.resume)
             except (OSError, ValueError) as exc:
                 raise CommandError(f"--resume {args.resume}: cannot read {MODEL_SPEC} ({exc})") from exc
-            if start_packed_file(args.resume) is None and not os.path.exists(
-                    os.path.join(args.resume, MODEL_FILE)):
+            packed = start_packed_file(args.resume)
+            if packed is None and not os.path.exists(os.path.join(args.resume, MODEL_FILE)):
                 raise CommandError(f"--resume {args.resume}: neither {MODEL_FILE} nor a packed "
                                    "network file (model-*bit.tsq, model-float.tsq) to start from", code=2)
         earlier = continued if continued is not None else resumed
@@ -331,7 +332,6 @@ def run(args) -> int:
         run_spec["resumed_from"] = resumed.get("resumed_from", []) + [{
             "model": os.path.abspath(args.resume), "epochs_run": resumed["epochs_run"],
             "seconds": resumed["seconds"], "seed": resumed["seed"]}]
-        packed = start_packed_file(args.resume)
         if packed is not None:
             run_spec["resumed_from"][-1]["weights"] = os.path.basename(packed)
     elif continued is not None and "resumed_from" in continued:
@@ -348,7 +348,6 @@ def run(args) -> int:
             model = compile_model(build_model(len(planes), options), options)
         if resumed is not None:
             # Weights only: the saved optimizer state belongs to the earlier run's schedule.
-            packed = start_packed_file(args.resume)
             if packed is None:
                 earlier = keras.saving.load_model(os.path.join(args.resume, MODEL_FILE), compile=False)
                 copy_weights(earlier, model)

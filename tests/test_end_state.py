@@ -175,19 +175,26 @@ def test_a_line_prefers_a_winning_move_that_does_not_lead_back_to_one_of_its_pos
 SHARED_OPEN = Path(__file__).resolve().parents[1] / ".." / "shared" / "sgf-open"
 
 
+def enclosed_book_problem(relative: str, name: str):
+    """A problem of ../shared/sgf-open closed by ``tsumego enclose`` (the test is skipped
+    when the folder is not beside the repository)."""
+    from pipeline.enclose.outcome import enclose_file
+
+    path = SHARED_OPEN / relative
+    if not path.exists():
+        pytest.skip("../shared/sgf-open is not beside the repository")
+    enclosed = enclose_file(path.read_bytes(), str(path), name, 200_000, 40)
+    assert enclosed.sgf is not None, enclosed.record
+    return parse_problem(enclosed.sgf.encode(), str(path))
+
+
 def test_a_loser_s_pass_on_the_line_does_not_turn_the_table_s_wins_into_losses():
     """A book problem whose attacker-first line runs round a ko, the defender passing on the
     way: remembered as the search remembers a pass, that pass let the defender pass again at
     the same position and live where the table's results say the attacker wins, and the
     line ended in a disagreement (solver.principal_variation's doc)."""
-    from pipeline.enclose.outcome import enclose_file
-
-    path = SHARED_OPEN / "famous-creations-three-hundred-selections" / "141.sgf"
-    if not path.exists():
-        pytest.skip("../shared/sgf-open is not beside the repository")
-    enclosed = enclose_file(path.read_bytes(), str(path), "famous-creations 141", 200_000, 40)
-    assert enclosed.sgf is not None, enclosed.record
-    problem = parse_problem(enclosed.sgf.encode(), str(path))
+    problem = enclosed_book_problem("famous-creations-three-hundred-selections/141.sgf",
+                                    "famous-creations 141")
     expansion = expand_tree(problem, problem.attacker, max_nodes=2_000_000, max_subproblems=1)
     root = expansion.root
     assert not root.safe
@@ -201,14 +208,7 @@ def test_a_long_ko_fight_on_a_book_problem_ends_within_the_line_s_move_cap():
     """maeda 10k-5k 071, defender first: three moves into the tree, the defender retakes a ko
     after each move inside its own area, and the line needs 102 moves on 19 points (four
     times the area plus twenty, the cap before, stopped it at 96)."""
-    from pipeline.enclose.outcome import enclose_file
-
-    path = SHARED_OPEN / "maeda-tsumego-collection-10k-5k" / "071.sgf"
-    if not path.exists():
-        pytest.skip("../shared/sgf-open is not beside the repository")
-    enclosed = enclose_file(path.read_bytes(), str(path), "maeda 10k-5k 071", 200_000, 40)
-    assert enclosed.sgf is not None, enclosed.record
-    problem = parse_problem(enclosed.sgf.encode(), str(path))
+    problem = enclosed_book_problem("maeda-tsumego-collection-10k-5k/071.sgf", "maeda 10k-5k 071")
     expansion = expand_tree(problem, problem.defender, max_nodes=2_000_000, max_subproblems=100)
     lines = []
     pending = [expansion.root]

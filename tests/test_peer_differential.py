@@ -64,7 +64,7 @@ def test_a_differing_verdict_is_followed_until_one_solver_contradicts_itself(sha
     after the file's B ei, its own W fh and the file's B ci it says White is dead."""
     from bench.peer.disagreement import follow_disagreement
 
-    (problem,) = [p for p in shared_problems if p.source.endswith("gop/20305.sgf")] or [None]
+    problem = next((p for p in shared_problems if p.source.endswith("gop/20305.sgf")), None)
     if problem is None:
         pytest.skip("gop/20305 is not among the shared problems")
     assert tsumego_js.solve_files([problem.source])[0]["status"] == "safe"
