@@ -56,6 +56,7 @@ from pipeline.errors import CommandError
 from pipeline.formats.records import SPLITS
 from pipeline.markdown import markdown_table
 from pipeline.paths import check_output_folder
+from pipeline.problem_list import read_problem_list
 
 # The best accuracy of the original dcnn-eval network (one residual block, F = 13,
 # on its own random split), the figure every report is read against.
@@ -82,16 +83,6 @@ def register(commands) -> None:
                         help="leave out the records of the source problems FILE lists (one id a "
                              "line, as the records' GN; # starts a comment)")
     parser.set_defaults(run=run)
-
-
-def read_problem_list(path: str) -> list[str]:
-    """The problem ids of a list file: one a line, blank lines and ``#`` comments skipped."""
-    try:
-        with open(path) as f:
-            lines = [line.split("#", 1)[0].strip() for line in f]
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CommandError(f"{path}: cannot read the problem list ({exc})", code=2) from exc
-    return [line for line in lines if line]
 
 
 def run(args) -> int:

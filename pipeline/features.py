@@ -2,14 +2,16 @@
 
 ``tsumego features --subproblems DIR --out DIR [--split problem|random]
 [--test-fraction 0.1] [--seed 0] [--train-shards 8] [--test-shards 1]
-[--no-progress] [BEAM_OPTION...]`` reads every ``*.sgf`` of ``--subproblems``, computes
+[--max-per-problem N] [--exclude-problems FILE] [--no-progress] [BEAM_OPTION...]`` reads every ``*.sgf`` of ``--subproblems``, computes
 each one's 11×11 windows (``pipeline.planes.windows``) and writes to ``--out``:
 
 - ``train-SSSSS-of-NNNNN.tfrecord.gz`` and ``test-...``: one
   ``tf.train.Example`` per subproblem (schema in ``pipeline.formats.records``);
 - ``features.json``: plane names, N, F, schema version, the split settings
-  and the counts (read = train + test + rejected);
-- ``dead-letter.jsonl``: one ``{"file", "reason"}`` per rejected file.
+  and the counts (read = train + test + rejected + left out);
+- ``dead-letter.jsonl``: one ``{"file", "reason"}`` per rejected file;
+- ``left-out.jsonl``: one ``{"file", "problem", "reason"}`` per file left out
+  by ``--max-per-problem`` or ``--exclude-problems``.
 
 The split is by a hash of the source problem id (``GN``) by default, so no
 test position shares a solve-all tree with a training position; ``--split
@@ -35,6 +37,7 @@ import sys
 from pipeline.beam.options import add_stage_parser
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
+from pipeline.problem_list import read_problem_list
 
 
 def _show(path: str) -> int:
@@ -66,9 +69,10 @@ def cmd_features(args) -> int:
         args.parser.error("need 0 <= --test-fraction <= 1 and at least one shard per split")
     if args.max_per_problem < 0:
         args.parser.error("--max-per-problem must not be negative (0: every record)")
+    excluded = frozenset(read_problem_list(args.exclude_problems)) if args.exclude_problems else frozenset()
     settings = SplitSettings(by=args.split, test_fraction=args.test_fraction, seed=args.seed,
                              train_shards=args.train_shards, test_shards=args.test_shards,
-                             max_per_problem=args.max_per_problem)
+                             max_per_problem=args.max_per_problem, excluded=excluded)
     try:
         counts = run_features(args.subproblems, args.out, settings, args.beam_options,
                               progress=not args.no_progress)
@@ -78,12 +82,19 @@ def cmd_features(args) -> int:
         print(f"error: {dead['file']}: {dead['reason']}", file=sys.stderr)
     print(f"features: read {counts['read']}, written {counts['written_train']} train + "
           f"{counts['written_test']} test, rejected {counts['rejected']}"
-          + (f", left out by the cap {counts['left_out']}" if args.max_per_problem else "") + f" -> {args.out}")
+          + (f", left out {counts['left_out']} ({left_out_why(args)})" if "left_out" in counts else "")
+          + f" -> {args.out}")
     if counts["read"] == 0:
         raise CommandError(f"{args.subproblems}: no *.sgf files")
     if counts["rejected"] == counts["read"]:
         raise CommandError(f"{args.subproblems}: every file was rejected")
     return 0
+
+
+def left_out_why(args) -> str:
+    """What may have left records out, in words."""
+    return " and ".join(why for why, on in (("by the cap", args.max_per_problem),
+                                            ("listed in " + str(args.exclude_problems), args.exclude_problems)) if on)
 
 
 def register(commands) -> None:
@@ -102,6 +113,10 @@ def register(commands) -> None:
     parser.add_argument("--max-per-problem", type=int, default=0, metavar="N",
                         help="at most N records of one source problem, a sample fixed by the files' names "
                              "and --seed (default 0: every record); the others are listed in left-out.jsonl")
+    parser.add_argument("--exclude-problems", metavar="FILE",
+                        help="leave out the subproblems of the source problems FILE lists (one id a line, "
+                             "as GN; # comments): copies of problems held out elsewhere; listed in "
+                             "left-out.jsonl")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--show", metavar="FILE.sgf", help="print every plane of one subproblem and exit")
     parser.set_defaults(run=cmd_features,

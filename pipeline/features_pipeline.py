@@ -46,7 +46,7 @@ from pipeline.progress import PolledBar, WorkerTally, tally_of
 from solver.problem import reason_of
 
 DEAD_LETTER_FILE = "dead-letter.jsonl"
-LEFT_OUT_FILE = "left-out.jsonl"     # records a --max-per-problem cap left out
+LEFT_OUT_FILE = "left-out.jsonl"     # records a --max-per-problem cap or --exclude-problems left out
 # The stage's Beam counters, for a runner's monitoring while a run goes; the
 # counts of features.json are taken from the files written (counts_on_disk).
 COUNTER_NAMESPACE = "features"
@@ -67,6 +67,9 @@ class SplitSettings:
     # At most this many records of one source problem (0: all): a few problems' trees
     # hold most of the positions, many of them near-duplicates.
     max_per_problem: int = 0
+    # Source problems whose records are left out (``--exclude-problems``): copies of
+    # problems held out elsewhere, which must not be trained on.
+    excluded: frozenset = frozenset()
 
     def shards(self, split: str) -> int:
         return self.train_shards if split == "train" else self.test_shards
@@ -103,6 +106,10 @@ class RejectedSubproblem(ValueError):
     """A subproblem file that cannot become a record, with the reason."""
 
 
+class ExcludedProblem(ValueError):
+    """A subproblem of a problem the run was told to leave out."""
+
+
 class LostRecords(RuntimeError):
     """The shards do not hold the records the stage made."""
 
@@ -110,7 +117,8 @@ class LostRecords(RuntimeError):
 def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int, str, str, bytes]:
     """``(split, shard, name, problem, serialised example)`` for one subproblem file.
 
-    Raises :class:`RejectedSubproblem` (or ``ProblemError``) naming the reason.
+    Raises :class:`RejectedSubproblem` (or ``ProblemError``) naming the reason, and
+    :class:`ExcludedProblem` for a subproblem of a problem in ``settings.excluded``.
     """
     sub = parse_subproblem(data, path)
     if sub.safe is None:
@@ -119,9 +127,11 @@ def record_of(path: str, data: bytes, settings: SplitSettings) -> tuple[str, int
         raise RejectedSubproblem("no AS[] label: the number of available moves is not given")
     if not sub.source:
         raise RejectedSubproblem("no GN[] label: the source problem (the split and the folds group by it) is not given")
+    problem = sub.source
+    if problem in settings.excluded:
+        raise ExcludedProblem(problem)
     windows, moves, end_states = labelled_windows(sub)
     name = PurePath(path).name
-    problem = sub.source
     split = split_of(problem, name, settings)
     shard = shard_of(name, settings.shards(split))
     return split, shard, name, problem, example_bytes(
@@ -135,7 +145,8 @@ def _reason(exc: Exception) -> str:
 
 class ToRecord(beam.DoFn):
     """A matched subproblem file in; out, keyed by (split, shard, bucket), its (name, compressed
-    example), or a tagged ``dead`` letter (a JSON line) when it cannot become a record.
+    example), or a tagged ``dead`` letter (a JSON line) when it cannot become a record, or a
+    tagged ``left_out`` line when its problem is excluded.
 
     With ``tally_folder`` (a local folder) each worker keeps there the count of
     files it has read, for a progress bar (:class:`pipeline.progress.WorkerTally`).
@@ -164,6 +175,11 @@ class ToRecord(beam.DoFn):
             self.tally.add()
         try:
             split, shard, name, problem, example = record_of(path, readable.read(), self.settings)
+        except ExcludedProblem as exc:
+            yield beam.pvalue.TaggedOutput("left_out", json.dumps(
+                {"file": path, "problem": str(exc), "reason": "its problem is excluded (--exclude-problems)"},
+                sort_keys=True))
+            return
         except Exception as exc:   # whatever the file holds, it is a dead letter, never the end of the run
             self.rejected.inc()
             yield beam.pvalue.TaggedOutput("dead", json.dumps({"file": path, "reason": _reason(exc)},
@@ -247,6 +263,11 @@ def write_dead_letters(lines: list[str], out: str) -> None:
     write_lines(lines, os.path.join(out, DEAD_LETTER_FILE))
 
 
+def leaves_out(settings: SplitSettings) -> bool:
+    """Whether a run with these settings may leave records out (and so writes ``left-out.jsonl``)."""
+    return bool(settings.max_per_problem or settings.excluded)
+
+
 def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings,
                    tally_folder: str | None = None) -> None:
     """Add the stage to a Beam pipeline: SGF files in, shards and dead letters out.
@@ -259,15 +280,19 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
                | "Spread" >> beam.Reshuffle()
                | "Read" >> fileio.ReadMatches()
                | "Windows" >> beam.ParDo(ToRecord(settings, tally_folder)).with_outputs(
-                   "dead", "capped", main="records"))
+                   "dead", "capped", "left_out", main="records"))
     records = results.records
+    left_out = [results.left_out]
     if settings.max_per_problem:
         sampled = (results.capped
                    | "ByProblem" >> beam.GroupByKey()
                    | "Sample" >> beam.FlatMap(keep_sample, settings.max_per_problem).with_outputs(
                        "left_out", main="kept"))
         records = sampled.kept
-        (sampled.left_out
+        left_out.append(sampled.left_out)
+    if leaves_out(settings):
+        (left_out
+         | "LeftOutTogether" >> beam.Flatten()
          | "AllLeftOut" >> beam.combiners.ToList()
          | "WriteLeftOut" >> beam.Map(write_lines, os.path.join(out, LEFT_OUT_FILE)))
     every_shard = [((split, shard), None) for split in SPLITS for shard in range(settings.shards(split))]
@@ -323,7 +348,7 @@ def counts_on_disk(subproblems: str, out: str, settings: SplitSettings) -> dict[
         counts[f"written_{split}"] = sum(records_in(shard_path(out, split, shard, shards))
                                          for shard in range(shards))
     counts["rejected"] = len(read_dead_letters(out))
-    if settings.max_per_problem:
+    if leaves_out(settings):
         counts["left_out"] = len(read_left_out(out))
     return counts
 
@@ -380,16 +405,18 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
     if counts["read"] != kept + counts["rejected"] + left_out:
         raise LostRecords(f"{out}: {counts['read']} subproblem files were read but the shards hold "
                           f"{kept} records, {counts['rejected']} files were rejected and "
-                          f"{left_out} left out by the cap")
+                          f"{left_out} left out")
     write_spec(out, plane_names(), counts, split=settings.by, test_fraction=settings.test_fraction,
                seed=settings.seed, shards={"train": settings.train_shards, "test": settings.test_shards},
                max_per_problem=settings.max_per_problem,
+               **({"excluded_problems": sorted(settings.excluded)} if settings.excluded else {}),
                source=os.path.basename(os.path.normpath(subproblems)))
     return counts
 
 
 def read_left_out(out: str) -> list[dict]:
-    """The files a ``max_per_problem`` cap left out, one dict each (``file``, ``problem``, ``reason``)."""
+    """The files a ``max_per_problem`` cap or the excluded problems left out, one dict each
+    (``file``, ``problem``, ``reason``)."""
     with FileSystems.open(os.path.join(out, LEFT_OUT_FILE)) as f:
         return [json.loads(line) for line in f.read().decode().splitlines()]
 

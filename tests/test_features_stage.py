@@ -342,3 +342,42 @@ def test_a_cap_per_problem_keeps_a_fixed_sample_and_accounts_for_the_rest(stage,
     assert again == counts
     for shard in sorted((tmp_path / "capped").glob("*.tfrecord.gz")):
         assert (tmp_path / "again" / shard.name).read_bytes() == shard.read_bytes()
+
+
+def test_excluded_problems_are_left_out_and_accounted_for(stage, tmp_path, capsys):
+    """--exclude-problems: no record of a listed problem is written, each of its files is in
+    left-out.jsonl with the reason, the counts still add up and features.json lists the ids."""
+    from pipeline.features_pipeline import LEFT_OUT_FILE
+
+    root, subs, full = stage
+    problems = sorted({sub.source for sub in subs.values()})
+    listed = problems[:2]
+    listing = tmp_path / "held-out-copies.txt"
+    listing.write_text(f"# copies of held-out problems\n{listed[0]}\n\n{listed[1]}  # the second\n")
+    out = tmp_path / "excluded"
+    assert main(["features", "--subproblems", str(root / "subproblems"), "--out", str(out),
+                 "--test-fraction", "0.4", "--seed", "1", "--train-shards", "3", "--test-shards", "2",
+                 "--exclude-problems", str(listing), "--no-progress"]) == 0
+    dropped = {name for name, sub in subs.items() if sub.source in listed}
+    assert dropped and set(read_records(out)) == set(subs) - dropped
+    left_out = [json.loads(line) for line in (out / LEFT_OUT_FILE).read_text().splitlines()]
+    assert {Path(entry["file"]).name for entry in left_out} == dropped
+    assert {entry["problem"] for entry in left_out} == set(listed)
+    assert all("excluded" in entry["reason"] for entry in left_out)
+    spec = json.loads((out / "features.json").read_text())
+    counts = spec["counts"]
+    assert counts["left_out"] == len(dropped)
+    assert counts["read"] == full["read"] == (counts["written_train"] + counts["written_test"]
+                                              + counts["rejected"] + counts["left_out"])
+    assert counts["rejected"] == full["rejected"]
+    assert spec["excluded_problems"] == listed
+    assert f"left out {len(dropped)} (listed in {listing})" in capsys.readouterr().out
+
+
+def test_an_unreadable_exclusion_list_is_one_error_line(stage, tmp_path, capsys):
+    root, _, _ = stage
+    missing = tmp_path / "no-such-list.txt"
+    code = main(["features", "--subproblems", str(root / "subproblems"), "--out", str(tmp_path / "out"),
+                 "--exclude-problems", str(missing), "--no-progress"])
+    err = capsys.readouterr().err
+    assert code != 0 and str(missing) in err and "cannot read the problem list" in err
