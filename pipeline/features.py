@@ -3,7 +3,8 @@
 ``tsumego features --subproblems DIR --out DIR [--split problem|random]
 [--test-fraction 0.1] [--seed 0] [--train-shards 8] [--test-shards 1]
 [--max-per-problem N] [--exclude-problems FILE] [--no-progress] [BEAM_OPTION...]``
-reads every ``*.sgf`` of ``--subproblems``, computes each one's 11×11 windows (``pipeline.planes.windows``) and writes to ``--out``:
+reads every ``*.sgf`` of ``--subproblems``, computes each one's 11×11 windows
+(``pipeline.planes.windows``) and writes to ``--out``:
 
 - ``train-SSSSS-of-NNNNN.tfrecord.gz`` and ``test-...``: one
   ``tf.train.Example`` per subproblem (schema in ``pipeline.formats.records``);
