@@ -18,6 +18,9 @@ find them:
 ``groups`` joins every pair into groups of problem ids (the ids ``solve-all``
 and ``features`` give: the file's path below the folder, without ``.sgf``),
 for ``tsumego crossval --same-problems``, which keeps each group in one fold.
+``--held-out`` names problems held out elsewhere (a list, or the test split of
+a features folder) and ``--copies-out`` writes the other problems of their
+groups, their copies, as a list for ``tsumego features --exclude-problems``.
 """
 from __future__ import annotations
 
@@ -157,6 +160,23 @@ def groups(pairs: list[tuple[str, str, str]]) -> list[list[str]]:
     return sorted(sorted(group) for group in joined.values())
 
 
+def copies_of(joined: list[list[str]], held_out: set[str]) -> list[str]:
+    """The problems grouped with a ``held_out`` one that are not held out themselves, sorted."""
+    return sorted(problem for group in joined if held_out.intersection(group)
+                  for problem in group if problem not in held_out)
+
+
+def held_out_problems(source: str) -> set[str]:
+    """The problem ids of a list file, or of a features folder's test split."""
+    if Path(source).is_dir():
+        from model.folds import count_problems
+
+        return set(count_problems(source, ("test",)))
+    from pipeline.problem_list import read_problem_list
+
+    return set(read_problem_list(source))
+
+
 def sgf_files(folder: Path) -> list[Path]:
     return sorted(path for path in folder.rglob("*.sgf") if path.is_file())
 
@@ -192,6 +212,9 @@ def cmd_same_positions(args) -> int:
     """Read both kinds of folders, find the copies, write the groups; one line per rejected file."""
     import json
 
+    if bool(args.held_out) != bool(args.copies_out):
+        args.parser.error("--held-out and --copies-out go together")
+    held_out = held_out_problems(args.held_out) if args.held_out else set()
     open_positions, enclosed_positions, rejected = [], [], []
     for folders, reader, into in ((args.open, read_open, open_positions),
                                   (args.enclosed, read_enclosed, enclosed_positions)):
@@ -216,6 +239,13 @@ def cmd_same_positions(args) -> int:
     print(f"read {report['read']} files = {len(open_positions)} open-board + {len(enclosed_positions)} "
           f"enclosed + {len(rejected)} rejected; {len(pairs)} copies join {sum(map(len, joined))} "
           f"problems into {len(joined)} groups -> {args.out}", file=sys.stderr)
+    if args.copies_out:
+        listed = copies_of(joined, held_out)
+        with open(args.copies_out, "w") as f:
+            f.write(f"# copies of the {len(held_out)} problems of {args.held_out} (tsumego same-positions)\n")
+            f.write("".join(problem + "\n" for problem in listed))
+        print(f"{len(listed)} problems copy one of the {len(held_out)} held out -> {args.copies_out}",
+              file=sys.stderr)
     return 1 if rejected else 0
 
 
@@ -230,4 +260,10 @@ def register(commands) -> None:
     parser.add_argument("--min-share", type=float, default=MIN_SHARE,
                         help="an open problem inside an enclosed one must hold this share of its stones "
                              f"(default {MIN_SHARE})")
-    parser.set_defaults(run=cmd_same_positions)
+    parser.add_argument("--held-out", metavar="FILE|DIR",
+                        help="problems held out elsewhere: a list (one id a line) or a features folder "
+                             "(its test split's problems)")
+    parser.add_argument("--copies-out", metavar="FILE",
+                        help="with --held-out: write the problems grouped with a held-out one, one id a "
+                             "line (for tsumego features --exclude-problems)")
+    parser.set_defaults(run=cmd_same_positions, parser=parser)

@@ -381,3 +381,13 @@ def test_an_unreadable_exclusion_list_is_one_error_line(stage, tmp_path, capsys)
                  "--exclude-problems", str(missing), "--no-progress"])
     err = capsys.readouterr().err
     assert code != 0 and str(missing) in err and "cannot read the problem list" in err
+
+
+def test_a_features_folder_names_its_test_split_as_the_held_out_problems(stage):
+    """same-positions --held-out DIR: the problems of the folder's test split."""
+    from pipeline.same_position import held_out_problems
+
+    root, _, _ = stage
+    tested = {record["problem"].decode() for split, record in read_records(root / "out").values()
+              if split == "test"}
+    assert tested and held_out_problems(str(root / "out")) == tested

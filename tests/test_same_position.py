@@ -8,7 +8,8 @@ import numpy as np
 from model.folds import assign_folds, read_together
 from pipeline.cli import main
 from pipeline.enclose.reader import read_open_problem
-from pipeline.same_position import (Position, contained_share, copies, enclosed_masks, groups,
+from pipeline.problem_list import read_problem_list
+from pipeline.same_position import (Position, contained_share, copies, copies_of, enclosed_masks, groups,
                                     open_key, swapped)
 from pipeline.symmetries import transform
 from solver import load_problem
@@ -109,3 +110,29 @@ def test_same_positions_command_writes_groups_and_names_each_bad_file(tmp_path, 
     found = json.loads(out.read_text())
     assert found["groups"] == [["7", "a/1", "a/2"]]
     assert read_together(str(out)) == [["7", "a/1", "a/2"]]
+
+
+def test_copies_of_held_out_problems_are_the_others_of_their_groups():
+    joined = [["7", "a/1", "a/2"], ["8", "b/1"], ["c/1", "c/2"]]
+    assert copies_of(joined, {"7"}) == ["a/1", "a/2"]
+    assert copies_of(joined, {"7", "a/2", "b/1"}) == ["8", "a/1"]
+    assert copies_of(joined, {"9"}) == []
+
+
+def test_the_command_lists_the_copies_of_held_out_problems(tmp_path, capsys):
+    books, problems = tmp_path / "books", tmp_path / "problems"
+    (books / "a").mkdir(parents=True)
+    problems.mkdir()
+    kill = open_stones("corner-kill-bent-three")
+    (books / "a" / "1.sgf").write_text(open_sgf(kill, "ba"))
+    (books / "a" / "2.sgf").write_text(open_sgf(transform(kill, 5), "sr"))
+    (books / "a" / "3.sgf").write_text(open_sgf(open_stones("corner-kill-bulky-five")))   # another shape
+    (problems / "7.sgf").write_text(enclosed_sgf(walled(kill, [(6, 0), (6, 1)]), "bb"))
+    held_out = tmp_path / "held-out.txt"
+    held_out.write_text("7\n")
+    listed = tmp_path / "copies.txt"
+    code = main(["same-positions", "--open", str(books), "--enclosed", str(problems), "--out",
+                 str(tmp_path / "same.json"), "--held-out", str(held_out), "--copies-out", str(listed)])
+    assert code == 0
+    assert read_problem_list(str(listed)) == ["a/1", "a/2"]
+    assert "2 problems copy one of the 1 held out" in capsys.readouterr().err
