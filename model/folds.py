@@ -21,29 +21,9 @@ import os
 
 import numpy as np
 
+from pipeline.formats.records import count_problems
+
 BALANCES = ("none", "sqrt")
-
-
-def count_problems(data_dir: str, splits: tuple[str, ...] | None = None) -> dict[str, int]:
-    """Records per problem id, over every shard of ``data_dir`` (of ``splits``; default train and test)."""
-    import tensorflow as tf
-
-    from model.dataset import record_description
-    from pipeline.formats.records import SPLITS, shard_pattern
-
-    files = sorted(f for split in splits or SPLITS for f in tf.io.gfile.glob(shard_pattern(data_dir, split)))
-    if not files:
-        raise FileNotFoundError(f"no shards in {data_dir}")
-    field = {"problem": record_description()["problem"]}
-    ds = tf.data.TFRecordDataset(files, compression_type="ZLIB").batch(4096).map(
-        lambda s: tf.io.parse_example(s, field)["problem"], num_parallel_calls=tf.data.AUTOTUNE)
-    counts: dict[str, int] = {}
-    for batch in ds.as_numpy_iterator():
-        ids, times = np.unique(batch, return_counts=True)
-        for problem, count in zip(ids, times):
-            key = problem.decode()
-            counts[key] = counts.get(key, 0) + int(count)
-    return dict(sorted(counts.items()))
 
 
 def cached_problem_counts(data_dir: str, cache: str, written: dict) -> dict[str, int]:

@@ -193,7 +193,8 @@ def run(args) -> int:
     import tensorflow as tf
 
     from model.dataset import extra_records, make_dataset, split_records
-    from model.folds import count_problems, extra_problem_overlap
+    from model.folds import extra_problem_overlap
+    from pipeline.formats.records import count_problems
     from model.network import build_model, compile_model
     from model.shards import check_shards
     from pipeline.formats.records import SPLITS, read_spec

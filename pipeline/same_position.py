@@ -169,7 +169,7 @@ def copies_of(joined: list[list[str]], held_out: set[str]) -> list[str]:
 def held_out_problems(source: str) -> set[str]:
     """The problem ids of a list file, or of a features folder's test split."""
     if Path(source).is_dir():
-        from model.folds import count_problems
+        from pipeline.formats.records import count_problems
 
         return set(count_problems(source, ("test",)))
     from pipeline.problem_list import read_problem_list

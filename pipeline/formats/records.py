@@ -136,6 +136,25 @@ def plane_indices(available: list[str], wanted: list[str]) -> list[int]:
     return [available.index(name) for name in wanted]
 
 
+def count_problems(data_dir: str, splits: tuple[str, ...] | None = None) -> dict[str, int]:
+    """Records per problem id, over every shard of ``data_dir`` (of ``splits``; default train and test)."""
+    import tensorflow as tf
+
+    files = sorted(f for split in splits or SPLITS for f in tf.io.gfile.glob(shard_pattern(data_dir, split)))
+    if not files:
+        raise FileNotFoundError(f"no shards in {data_dir}")
+    field = {"problem": tf.io.FixedLenFeature([], tf.string)}
+    ds = tf.data.TFRecordDataset(files, compression_type="ZLIB").batch(4096).map(
+        lambda s: tf.io.parse_example(s, field)["problem"], num_parallel_calls=tf.data.AUTOTUNE)
+    counts: dict[str, int] = {}
+    for batch in ds.as_numpy_iterator():
+        ids, times = np.unique(batch, return_counts=True)
+        for problem, count in zip(ids, times):
+            key = problem.decode()
+            counts[key] = counts.get(key, 0) + int(count)
+    return dict(sorted(counts.items()))
+
+
 def read_spec(data_dir: str) -> dict:
     """Read ``features.json`` and check its schema version (any of ``READABLE_SCHEMA_VERSIONS``)."""
     import tensorflow as tf
