@@ -194,10 +194,9 @@ def run(args) -> int:
 
     from model.dataset import extra_records, make_dataset, split_records
     from model.folds import extra_problem_overlap
-    from pipeline.formats.records import count_problems
     from model.network import build_model, compile_model
     from model.shards import check_shards
-    from pipeline.formats.records import SPLITS, read_spec
+    from pipeline.formats.records import SPLITS, count_problems, read_spec
 
     check_output_folder(args.out)
     try:

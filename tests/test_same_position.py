@@ -88,17 +88,24 @@ def test_groups_stay_in_one_fold_and_no_groups_deal_as_before():
     assert sorted(fold_of) == sorted(counts)
 
 
-def test_same_positions_command_writes_groups_and_names_each_bad_file(tmp_path, capsys):
+def copied_kill(tmp_path: Path, symmetry: int) -> tuple[Path, Path, str]:
+    """Folders ``books`` (a/1.sgf: the bent-three kill, a/2.sgf: it under ``symmetry``) and
+    ``problems`` (7.sgf: it inside a wall), and 7.sgf's text."""
     books, problems = tmp_path / "books", tmp_path / "problems"
     (books / "a").mkdir(parents=True)
     problems.mkdir()
     kill = open_stones("corner-kill-bent-three")
     (books / "a" / "1.sgf").write_text(open_sgf(kill, "ba"))
-    (books / "a" / "2.sgf").write_text(open_sgf(transform(kill, 2), "sr"))
+    (books / "a" / "2.sgf").write_text(open_sgf(transform(kill, symmetry), "sr"))
+    enclosed = enclosed_sgf(walled(kill, [(6, 0), (6, 1)]), "bb")
+    (problems / "7.sgf").write_text(enclosed)
+    return books, problems, enclosed
+
+
+def test_same_positions_command_writes_groups_and_names_each_bad_file(tmp_path, capsys):
+    books, problems, enclosed = copied_kill(tmp_path, 2)
     (books / "a" / "3.sgf").write_text("(;FF[4]SZ[13]PL[B]AB[aa]AW[bb](;B[cc]))")    # not 19×19
-    enclosed = walled(kill, [(6, 0), (6, 1)])
-    (problems / "7.sgf").write_text(enclosed_sgf(enclosed, "bb"))
-    (problems / "8.sgf").write_text(enclosed_sgf(enclosed, "bb").replace("MA[bb]", ""))   # no target
+    (problems / "8.sgf").write_text(enclosed.replace("MA[bb]", ""))   # no target
     assert load_problem(problems / "7.sgf").size == 9
     out = tmp_path / "same.json"
     code = main(["same-positions", "--open", str(books), "--enclosed", str(problems), "--out", str(out)])
@@ -120,14 +127,8 @@ def test_copies_of_held_out_problems_are_the_others_of_their_groups():
 
 
 def test_the_command_lists_the_copies_of_held_out_problems(tmp_path, capsys):
-    books, problems = tmp_path / "books", tmp_path / "problems"
-    (books / "a").mkdir(parents=True)
-    problems.mkdir()
-    kill = open_stones("corner-kill-bent-three")
-    (books / "a" / "1.sgf").write_text(open_sgf(kill, "ba"))
-    (books / "a" / "2.sgf").write_text(open_sgf(transform(kill, 5), "sr"))
+    books, problems, _ = copied_kill(tmp_path, 5)
     (books / "a" / "3.sgf").write_text(open_sgf(open_stones("corner-kill-bulky-five")))   # another shape
-    (problems / "7.sgf").write_text(enclosed_sgf(walled(kill, [(6, 0), (6, 1)]), "bb"))
     held_out = tmp_path / "held-out.txt"
     held_out.write_text("7\n")
     listed = tmp_path / "copies.txt"
