@@ -1,0 +1,225 @@
+"""How far the solver reaches in a fixed time, unguided and guided: open-board problems nobody has settled.
+
+    python -m bench.guided_reach OPEN_DIR... --earlier ENCLOSE_JSONL --guide PATH
+                                 [--outcome unsettled] [--sample N] [--seed S] [--seconds 10] [--algo dfs]
+
+The problems an earlier ``enclose`` run left with ``--outcome`` (by default
+``unsettled``: no reading settled within its node budget) are framed again as
+that run reported them: its reading's target, in the frame whose search area
+has the reported size (the default frame, then the tighter and the wider ones
+of :mod:`pipeline.enclose.question`).  Each framed position is solved with
+each side moving first, by each algorithm, unguided and guided by the packed
+network ``--guide``, every solve in a process of its own that is stopped at
+``--seconds`` of wall time: a solve counts as solved only if it ended within
+that time, the guide's evaluations included.  No node budget.
+
+Prints the cases solved within the time each way by search area, the largest
+area solved each way, and the nodes and seconds of the cases solved both ways.
+Where both ways solve a case their winners must agree: a difference is printed
+and the exit code is 1.  BLAS runs single-threaded, as in ``bench.guided_bench``.
+"""
+from __future__ import annotations
+
+import bench.single_thread_blas   # noqa: F401  (before numpy loads its BLAS)
+
+import argparse   # noqa: E402
+import json   # noqa: E402
+import multiprocessing   # noqa: E402
+import os   # noqa: E402
+import random   # noqa: E402
+import sys   # noqa: E402
+import time   # noqa: E402
+from pathlib import Path   # noqa: E402
+
+from bench.enclose_guided import open_problems   # noqa: E402
+from pipeline.enclose import question   # noqa: E402
+from pipeline.enclose.frame import DEFAULT_REACH, enclose   # noqa: E402
+from pipeline.enclose.reader import read_open_problem   # noqa: E402
+from pipeline.markdown import markdown_table   # noqa: E402
+from solver import ALGORITHMS, Problem, ProblemError, Solver, search_area   # noqa: E402
+from solver.problem import parse_sgf_point   # noqa: E402
+from solver.board import color_letter   # noqa: E402
+
+# the frames enclose tries for a target, in its order (pipeline.enclose.question)
+FRAMES = ((DEFAULT_REACH, 0), question.TIGHTER) + question.WIDER
+# area buckets of the table: (label, smallest, largest)
+BUCKETS = (("≤ 14", 0, 14), ("15-16", 15, 16), ("17-18", 17, 18), ("19-20", 19, 20), ("21-25", 21, 25),
+           ("26-30", 26, 30), ("> 30", 31, 10**6))
+# a solve's own setup (the solver's tables) is not counted; the process gets this much more
+SLACK_SECONDS = 0.5
+
+
+def framed_problem(path: Path, record: dict) -> tuple[Problem, int] | str:
+    """The position ``record`` (a line of enclose.jsonl) reported, framed again, and its search
+    area's size; or why it could not be."""
+    if "target" not in record:
+        return "no reading reported"
+    try:
+        open_problem = read_open_problem(path.read_bytes(), str(path))
+    except Exception as exc:   # the earlier run read it; a file changed since is reported, not fatal
+        return f"unreadable now ({exc})"
+    target = parse_sgf_point(record["target"])
+    keep = frozenset(open_problem.book)
+    for reach, margin in FRAMES:
+        frame = enclose(open_problem.stones, target, reach=reach, keep=keep, margin=margin)
+        problem = Problem(source=str(path), size=frame.stones.shape[0], stones=frame.stones, target=target,
+                          to_play=open_problem.to_play)
+        try:
+            area = search_area(problem, problem.size ** 2)
+        except ProblemError:   # no wall closes this frame (enclose's no-wall verdict)
+            continue
+        empty = sum(1 for x, y in area.points if frame.stones[y, x] == 0)
+        if empty == record["area"]:
+            return problem, empty
+    return f"no frame with the reported area of {record['area']} points"
+
+
+def solve_in_child(connection, problem: Problem, side: int, algo: str, guide) -> None:
+    try:
+        verdict = Solver(problem).solve(side, algo=algo, guide=guide)
+        connection.send((verdict.winner, verdict.nodes, verdict.seconds))
+    except Exception as exc:   # a fault of the solver, not of time: the parent says so
+        connection.send(f"{type(exc).__name__}: {exc}")
+    connection.close()
+
+
+def timed_solve(problem: Problem, side: int, algo: str, guide, seconds: float) -> tuple | None:
+    """(winner, nodes, seconds) of a solve that ended within ``seconds``, else None.  The solve
+    runs in a forked process (the parent's compiled searches and loaded network with it),
+    killed when its time is up; a solve that fails raises RuntimeError."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=solve_in_child, args=(sender, problem, side, algo, guide))
+    child.start()
+    sender.close()
+    result = None
+    if receiver.poll(seconds + SLACK_SECONDS):
+        try:
+            result = receiver.recv()
+        except EOFError:   # the child died without an answer
+            result = None
+    if child.is_alive():
+        child.kill()
+    child.join()
+    receiver.close()
+    if isinstance(result, str):
+        raise RuntimeError(f"{problem.source}, {algo}: the solve failed: {result}")
+    if result is None or result[2] > seconds:
+        return None
+    return result
+
+
+def took(result: tuple | None) -> str:
+    return f"{result[2]:.2f} s, {result[1]:,} nodes" if result else "over time"
+
+
+def main(argv=None) -> int:
+    from model.guide import Guide
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("open", nargs="+", metavar="OPEN_DIR")
+    parser.add_argument("--earlier", required=True, help="enclose.jsonl of an earlier run")
+    parser.add_argument("--outcome", default="unsettled", help="the earlier outcome to sample")
+    parser.add_argument("--guide", required=True, help="packed network (.tsq) or model folder")
+    parser.add_argument("--sample", type=int, default=40)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--areas", default="0-400", metavar="LOW-HIGH",
+                        help="only problems whose reported search area has LOW to HIGH empty points")
+    parser.add_argument("--seconds", type=float, default=10.0, help="wall time a solve may take")
+    parser.add_argument("--algo", default="dfs", help="comma-separated, of " + ", ".join(ALGORITHMS))
+    args = parser.parse_args(argv)
+    algorithms = [a for a in args.algo.split(",") if a]
+    if not algorithms or any(a not in ALGORITHMS for a in algorithms):
+        parser.error(f"--algo: a comma-separated list of {', '.join(ALGORITHMS)}")
+
+    problems = open_problems(args.open)
+    with open(args.earlier) as f:   # matched by the file read, whatever folder was named
+        earlier = {os.path.realpath(row["file"]): row for row in map(json.loads, f)}
+    low, _, high = args.areas.partition("-")
+    if not (low.isdigit() and high.isdigit()):
+        parser.error("--areas: two numbers, LOW-HIGH")
+
+    def wanted(path: Path) -> bool:
+        record = earlier.get(os.path.realpath(path), {})
+        return record.get("outcome") == args.outcome and int(low) <= record.get("area", -1) <= int(high)
+
+    problems = {name: path for name, path in problems.items() if wanted(path)}
+    if not problems:
+        print(f"no problems under {', '.join(args.open)} with outcome {args.outcome} and {args.areas} "
+              f"empty points in {args.earlier}",
+              file=sys.stderr)
+        return 1
+    chosen = sorted(random.Random(args.seed).sample(sorted(problems), min(args.sample, len(problems))))
+    framed = {}
+    for name in chosen:
+        found = framed_problem(problems[name], earlier[os.path.realpath(problems[name])])
+        if isinstance(found, str):
+            print(f"{name}: left out: {found}")
+        else:
+            framed[name] = found
+    print(f"{len(chosen)} sampled of {len(problems)} with outcome {args.outcome} and {args.areas} empty points: "
+          f"{len(framed)} framed again, "
+          f"{len(chosen) - len(framed)} left out")
+    if not framed:
+        return 1
+
+    guide = Guide.load(args.guide)
+    started = time.perf_counter()
+    first, _ = next(iter(framed.values()))
+    for algo in algorithms:   # compile in this process, so that every child inherits the searches
+        for warm_guide in (None, guide):
+            Solver(first).solve(first.to_play, algo=algo, max_nodes=1000, guide=warm_guide)
+    print(f"JIT compilation and the first evaluation: {time.perf_counter() - started:.2f} s (excluded)")
+
+    cases = []   # (name, area, side, algo, unguided, guided)
+    differ = []
+    for name, (problem, area) in framed.items():
+        for side in (problem.to_play, 3 - problem.to_play):
+            for algo in algorithms:
+                plain = timed_solve(problem, side, algo, None, args.seconds)
+                guide.cache.clear()
+                guided = timed_solve(problem, side, algo, guide, args.seconds)
+                cases.append((name, area, side, algo, plain, guided))
+                if plain and guided and plain[0] != guided[0]:
+                    differ.append(f"{name} {color_letter(side)} first, {algo}: unguided winner "
+                                  f"{color_letter(plain[0])}, guided {color_letter(guided[0])}")
+                print(f"{name} ({area} points) {color_letter(side)} first, {algo}: unguided {took(plain)}, "
+                      f"guided {took(guided)}", flush=True)
+
+    for algo in algorithms:
+        mine = [c for c in cases if c[3] == algo]
+        rows = []
+        for label, low, high in BUCKETS:
+            inside = [c for c in mine if low <= c[1] <= high]
+            if inside:
+                rows.append([label, len(inside), sum(c[4] is not None for c in inside),
+                             sum(c[5] is not None for c in inside),
+                             sum(c[4] is None and c[5] is not None for c in inside),
+                             sum(c[4] is not None and c[5] is None for c in inside)])
+        rows.append(["all", len(mine), sum(c[4] is not None for c in mine), sum(c[5] is not None for c in mine),
+                     sum(c[4] is None and c[5] is not None for c in mine),
+                     sum(c[4] is not None and c[5] is None for c in mine)])
+        print(f"\n{algo}: cases (a problem, a side first) solved within {args.seconds:g} s, by search area\n")
+        print(*markdown_table(["empty points", "cases", "unguided", "guided", "guided only", "unguided only"],
+                              rows, align="lrrrrr"), sep="\n")
+        both_sides = {}
+        for c in mine:
+            both_sides.setdefault(c[0], []).append(c)
+        for way, index in (("unguided", 4), ("guided", 5)):
+            solved = [c[0][1] for c in both_sides.values() if all(x[index] is not None for x in c)]
+            print(f"{way}: {len(solved)} of {len(both_sides)} problems solved both sides first, "
+                  f"the largest {max(solved, default=0)} empty points")
+        both = [c for c in mine if c[4] and c[5]]
+        for label, subset in (("", both), (" and 1 s or more unguided", [c for c in both if c[4][2] >= 1])):
+            if subset:
+                nodes = [sum(c[index][1] for c in subset) for index in (4, 5)]
+                seconds = [sum(c[index][2] for c in subset) for index in (4, 5)]
+                print(f"the {len(subset)} cases solved both ways{label}: nodes {nodes[0]:,} unguided, "
+                      f"{nodes[1]:,} guided ({nodes[1] / nodes[0]:.3f}); seconds {seconds[0]:.1f} and "
+                      f"{seconds[1]:.1f} ({seconds[1] / seconds[0]:.3f})")
+    print(f"\nwinners that differ where both ways solved: {len(differ)}", *differ, sep="\n  ")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
