@@ -1,12 +1,13 @@
 """How far the solver reaches in a fixed time, unguided and guided: open-board problems nobody has settled.
 
-    python -m bench.guided_reach OPEN_DIR... --earlier ENCLOSE_JSONL --guide PATH
-                                 [--outcome unsettled] [--sample N] [--seed S] [--seconds 10] [--algo dfs]
+    python -m bench.guided_reach OPEN_DIR... --earlier ENCLOSE_JSONL --guide PATH [--outcome unsettled]
+                                 [--areas LOW-HIGH] [--sample N] [--seed S] [--seconds 10] [--algo dfs]
 
 The problems an earlier ``enclose`` run left with ``--outcome`` (by default
 ``unsettled``: no reading settled within its node budget) are framed again as
-that run reported them: its reading's target, in the frame whose search area
-has the reported size (the default frame, then the tighter and the wider ones
+that run reported them (those whose reported search area has ``--areas``
+empty points): its reading's target, in the frame whose search area has the
+reported size (the default frame, then the tighter and the wider ones
 of :mod:`pipeline.enclose.question`).  Each framed position is solved with
 each side moving first, by each algorithm, unguided and guided by the packed
 network ``--guide``, every solve in a process of its own that is stopped at
