@@ -69,9 +69,8 @@ def framed_problem(path: Path, record: dict) -> tuple[Problem, int] | str:
             area = search_area(problem, problem.size ** 2)
         except ProblemError:   # no wall closes this frame (enclose's no-wall verdict)
             continue
-        empty = sum(1 for x, y in area.points if frame.stones[y, x] == 0)
-        if empty == record["area"]:
-            return problem, empty
+        if question.empty_points(frame, area) == record["area"]:
+            return problem, record["area"]
     return f"no frame with the reported area of {record['area']} points"
 
 
@@ -140,11 +139,10 @@ def main(argv=None) -> int:
     if not (low.isdigit() and high.isdigit()):
         parser.error("--areas: two numbers, LOW-HIGH")
 
-    def wanted(path: Path) -> bool:
-        record = earlier.get(os.path.realpath(path), {})
-        return record.get("outcome") == args.outcome and int(low) <= record.get("area", -1) <= int(high)
-
-    problems = {name: path for name, path in problems.items() if wanted(path)}
+    reported = {name: earlier.get(os.path.realpath(path), {}) for name, path in problems.items()}
+    problems = {name: path for name, path in problems.items()
+                if reported[name].get("outcome") == args.outcome
+                and int(low) <= reported[name].get("area", -1) <= int(high)}
     if not problems:
         print(f"no problems under {', '.join(args.open)} with outcome {args.outcome} and {args.areas} "
               f"empty points in {args.earlier}",
@@ -153,7 +151,7 @@ def main(argv=None) -> int:
     chosen = sorted(random.Random(args.seed).sample(sorted(problems), min(args.sample, len(problems))))
     framed = {}
     for name in chosen:
-        found = framed_problem(problems[name], earlier[os.path.realpath(problems[name])])
+        found = framed_problem(problems[name], reported[name])
         if isinstance(found, str):
             print(f"{name}: left out: {found}")
         else:

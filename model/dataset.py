@@ -29,24 +29,8 @@ from __future__ import annotations
 import tensorflow as tf
 
 from pipeline.formats.records import (END_EMPTY, END_OFF_BOARD, MOVES, SPLITS, WINDOW, plane_indices, read_spec,
-                                      shard_pattern)
+                                      record_description, shard_pattern)
 from pipeline.symmetries import INVERSE_SYMMETRIES, SYMMETRIES
-
-
-def record_description() -> dict:
-    return {
-        "planes": tf.io.FixedLenFeature([], tf.string),
-        "windows": tf.io.FixedLenFeature([], tf.int64),
-        "planes_count": tf.io.FixedLenFeature([], tf.int64),
-        "safe": tf.io.FixedLenFeature([], tf.int64),
-        "move": tf.io.VarLenFeature(tf.int64),
-        "available_moves": tf.io.FixedLenFeature([], tf.int64),
-        "defender_first": tf.io.FixedLenFeature([], tf.int64),
-        "problem": tf.io.FixedLenFeature([], tf.string),
-        "subproblem": tf.io.FixedLenFeature([], tf.string),
-        # left out of records without an end state (and of every record of schema 1)
-        "end_state": tf.io.FixedLenFeature([], tf.string, default_value=""),
-    }
 
 
 def parse_example(serialized, num_planes: int, keep=None) -> dict:

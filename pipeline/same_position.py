@@ -30,6 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.formats.records import count_problems
+from pipeline.problem_list import read_problem_list
 from pipeline.symmetries import transform
 
 MIN_SHARE = 0.5     # an open problem's stones must make up this share of the enclosed one's
@@ -169,11 +171,7 @@ def copies_of(joined: list[list[str]], held_out: set[str]) -> list[str]:
 def held_out_problems(source: str) -> set[str]:
     """The problem ids of a list file, or of a features folder's test split."""
     if Path(source).is_dir():
-        from pipeline.formats.records import count_problems
-
         return set(count_problems(source, ("test",)))
-    from pipeline.problem_list import read_problem_list
-
     return set(read_problem_list(source))
 
 

@@ -98,6 +98,12 @@ ESCALATE_AREA = 16
 ESCALATION = 4
 
 
+def empty_points(frame: Frame, area) -> int:
+    """The empty points of a search area (:func:`solver.area.search_area`) in ``frame``: a
+    reading's size."""
+    return sum(1 for x, y in area.points if frame.stones[y, x] == 0)
+
+
 def tenth(max_nodes: int) -> int:
     """A tenth of a node budget (0, no budget, stays 0)."""
     return max(1, max_nodes // 10) if max_nodes else 0
@@ -196,7 +202,7 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     except ProblemError:
         reading.verdict = NO_WALL
         return
-    reading.area = sum(1 for x, y in area.points if frame.stones[y, x] == 0)
+    reading.area = empty_points(frame, area)
     if reading.area > max_area:
         reading.verdict = TOO_LARGE
         return

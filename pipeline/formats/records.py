@@ -136,6 +136,25 @@ def plane_indices(available: list[str], wanted: list[str]) -> list[int]:
     return [available.index(name) for name in wanted]
 
 
+def record_description() -> dict:
+    """How to parse a record written by :func:`example_bytes` (``tf.io.parse_example``)."""
+    import tensorflow as tf
+
+    return {
+        "planes": tf.io.FixedLenFeature([], tf.string),
+        "windows": tf.io.FixedLenFeature([], tf.int64),
+        "planes_count": tf.io.FixedLenFeature([], tf.int64),
+        "safe": tf.io.FixedLenFeature([], tf.int64),
+        "move": tf.io.VarLenFeature(tf.int64),
+        "available_moves": tf.io.FixedLenFeature([], tf.int64),
+        "defender_first": tf.io.FixedLenFeature([], tf.int64),
+        "problem": tf.io.FixedLenFeature([], tf.string),
+        "subproblem": tf.io.FixedLenFeature([], tf.string),
+        # left out of records without an end state (and of every record of schema 1)
+        "end_state": tf.io.FixedLenFeature([], tf.string, default_value=""),
+    }
+
+
 def count_problems(data_dir: str, splits: tuple[str, ...] | None = None) -> dict[str, int]:
     """Records per problem id, over every shard of ``data_dir`` (of ``splits``; default train and test)."""
     import tensorflow as tf
@@ -143,7 +162,7 @@ def count_problems(data_dir: str, splits: tuple[str, ...] | None = None) -> dict
     files = sorted(f for split in splits or SPLITS for f in tf.io.gfile.glob(shard_pattern(data_dir, split)))
     if not files:
         raise FileNotFoundError(f"no shards in {data_dir}")
-    field = {"problem": tf.io.FixedLenFeature([], tf.string)}
+    field = {"problem": record_description()["problem"]}
     ds = tf.data.TFRecordDataset(files, compression_type="ZLIB").batch(4096).map(
         lambda s: tf.io.parse_example(s, field)["problem"], num_parallel_calls=tf.data.AUTOTUNE)
     counts: dict[str, int] = {}
