@@ -134,50 +134,50 @@ enclose: $(STAMP)
 
 # The shipped network (model/networks/$(NETWORK)), reproduced from the shared data:
 # the published problems of $(SHARED)/sgf-open enclosed (unguided: the data does not
-# depend on an earlier network), their trees capped at $(MAX_SUBPROBLEMS) nodes a side,
-# the features split by problem ($(NETWORK_TEST) of them kept for early stopping); a conv
-# network (48 planes, 3 blocks) trained $(NETWORK_MINUTES) minutes (cosine over 16 epochs,
-# stopped by the budget), then 8 more epochs from there (cosine from 0.00035); last,
-# 3 epochs (cosine from 0.0002) with the train split of the reference problems
-# ($(SHARED)/sgf-problems, trees capped alike, split by problem with $(REFERENCE_TEST)
-# of them held out: those it never sees) drawn 4 times an epoch beside the book problems.
-# Packed at $(BITS) bits and copied to $(NETWORK_DIR).  Each step resumes or skips what
-# an earlier run finished, and an interrupted training goes on from its checkpoint.
+# depend on an earlier network), their trees capped at $(MAX_SUBPROBLEMS) nodes a side;
+# the book problems whose position copies a held-out reference problem's left out
+# (same-positions), the rest's features split by problem ($(NETWORK_TEST) of them kept to
+# watch the schedule); a conv network (64 planes, 3 blocks) trained 11 epochs (cosine),
+# then 8 more from there (cosine from 0.00035), both with the train split of the
+# reference problems ($(SHARED)/sgf-problems, trees capped alike, split by problem with
+# $(REFERENCE_TEST) of them held out: those it never sees) drawn 4 times an epoch beside
+# the book problems.  Packed at $(BITS) bits and copied to $(NETWORK_DIR).  Each step
+# resumes or skips what an earlier run finished, and an interrupted training goes on
+# from its checkpoint.
 SHARED ?= ../shared
 NETWORK ?= conv-books
 NETWORK_DIR ?= model/networks/$(NETWORK)
 NETWORK_OUT ?= $(OUT)/network
-NETWORK_MINUTES ?= 50
 NETWORK_TEST ?= 0.1
 REFERENCE_TEST ?= 0.34
 MAX_SUBPROBLEMS ?= 100
 REFERENCE := $(NETWORK_OUT)/reference
+REFERENCE_TRAIN := $(foreach copy,1 2 3 4,--extra-train $(REFERENCE)/tfrecords) --extra-split train
 # train --resume: the unfinished run in folder $(1) if there is one, else the finished run $(2)
 resume_from = --resume $(if $(wildcard $(1)/checkpoints/progress.json),$(1),$(2))
 network: $(STAMP) network-reference
 	$(BIN)/tsumego enclose $(SHARED)/sgf-open --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) $(BEAM)
 	$(BIN)/tsumego solve-all --problems $(NETWORK_OUT)/enclosed --out $(NETWORK_OUT)/solve-all \
 	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
+	test -f $(NETWORK_OUT)/copies.txt || $(BIN)/tsumego same-positions --open $(SHARED)/sgf-open \
+	    --enclosed $(SHARED)/sgf-problems --out $(NETWORK_OUT)/same-positions.json \
+	    --held-out $(REFERENCE)/tfrecords --copies-out $(NETWORK_OUT)/copies.txt
 	test -f $(NETWORK_OUT)/tfrecords/features.json || $(BIN)/tsumego features \
 	    --subproblems $(NETWORK_OUT)/solve-all/subproblems --out $(NETWORK_OUT)/tfrecords \
-	    --test-fraction $(NETWORK_TEST) --seed $(SEED) $(BEAM)
+	    --test-fraction $(NETWORK_TEST) --seed $(SEED) --exclude-problems $(NETWORK_OUT)/copies.txt $(BEAM)
 	test -f $(NETWORK_OUT)/model/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
-	    --out $(NETWORK_OUT)/model --architecture conv --channels 48 --blocks 3 --schedule cosine --epochs 16 \
-	    --minutes $(NETWORK_MINUTES) --seed $(SEED) \
+	    --out $(NETWORK_OUT)/model --architecture conv --channels 64 --blocks 3 --schedule cosine --epochs 11 \
+	    --seed $(SEED) $(REFERENCE_TRAIN) \
 	    $(if $(wildcard $(NETWORK_OUT)/model/checkpoints/progress.json),--resume $(NETWORK_OUT)/model)
 	test -f $(NETWORK_OUT)/model-longer/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
 	    --out $(NETWORK_OUT)/model-longer --schedule cosine --epochs 8 --learning-rate 0.00035 --seed $(SEED) \
-	    $(call resume_from,$(NETWORK_OUT)/model-longer,$(NETWORK_OUT)/model)
-	test -f $(NETWORK_OUT)/model-final/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
-	    --out $(NETWORK_OUT)/model-final --schedule cosine --epochs 3 --learning-rate 0.0002 --seed $(SEED) \
-	    --extra-train $(foreach copy,1 2 3 4,$(REFERENCE)/tfrecords) --extra-split train \
-	    $(call resume_from,$(NETWORK_OUT)/model-final,$(NETWORK_OUT)/model-longer)
-	$(BIN)/tsumego quantize --model $(NETWORK_OUT)/model-final --bits $(BITS) --no-table
+	    $(REFERENCE_TRAIN) $(call resume_from,$(NETWORK_OUT)/model-longer,$(NETWORK_OUT)/model)
+	$(BIN)/tsumego quantize --model $(NETWORK_OUT)/model-longer --bits $(BITS) --no-table
 	mkdir -p $(NETWORK_DIR)
-	cp $(NETWORK_OUT)/model-final/model-$(BITS)bit.tsq $(NETWORK_OUT)/model-final/model.json $(NETWORK_DIR)/
+	cp $(NETWORK_OUT)/model-longer/model-$(BITS)bit.tsq $(NETWORK_OUT)/model-longer/model.json $(NETWORK_DIR)/
 
 # The reference problems expanded as the book problems are, their features split by
-# problem: the train split for make network's last stage, the test split held out.
+# problem: the train split for make network's training, the test split held out.
 network-reference: $(STAMP)
 	$(BIN)/tsumego solve-all --problems $(SHARED)/sgf-problems --out $(REFERENCE)/solve-all \
 	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
