@@ -49,10 +49,13 @@ class Guide:
     """Move priors from a packed network, cached by position and side."""
 
     def __init__(self, net: NumpyNet, source: str = "", cache_positions: int = CACHE_POSITIONS,
-                 weight: float | None = None):
+                 weight: float | None = None, fade_nodes: float = 0.0):
         self.net = net
         self.source = source
         self.weight = WEIGHTS[net.architecture] if weight is None else weight
+        # 0: the prior keeps its weight for the whole solve; N: after n nodes it counts
+        # N / (N + n) of it (solver.guide_fade_nodes; off by default, RESULTS.md)
+        self.fade_nodes = fade_nodes
         # only the plane groups the network reads are computed, in the records' order
         self.groups = [g for g in PLANE_GROUPS if any(name in net.planes for name in g.planes)]
         self.columns = plane_indices(plane_names(self.groups), net.planes)

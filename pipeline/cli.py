@@ -1,7 +1,8 @@
 """The ``tsumego`` command line: one subcommand per pipeline stage.
 
 ``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none]
-[--max-nodes N] [--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--json] [--pv] FILE...``
+[--max-nodes N] [--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--guide-fade N]
+[--json] [--pv] FILE...``
 prints one line per file (``--pv`` adds the principal variation and the final
 position; the search's moves are ordered by a packed network, :mod:`model.guide`,
 the shipped one unless ``--guide`` names another or ``--no-guide`` says none:
@@ -158,7 +159,11 @@ def add_guide_options(parser) -> None:
 def cmd_solve(args) -> int:
     if args.max_nodes < 0 or args.max_table_mb < 0:
         args.parser.error("--max-nodes and --max-table-mb must not be negative")
+    if args.guide_fade < 0:
+        args.parser.error("--guide-fade must not be negative")
     guide = load_guide(guide_path(args))
+    if guide is not None:
+        guide.fade_nodes = args.guide_fade
     failed = 0
     for path in args.files:
         try:
@@ -200,6 +205,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                        help="reject problems whose search area has more empty points")
     add_guide_options(solve)
+    solve.add_argument("--guide-fade", type=int, default=0, metavar="N",
+                       help="after n nodes the guide's prior counts N / (N + n) of its weight "
+                            "(default 0: it keeps it)")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.add_argument("--pv", action="store_true",
                        help="add the principal variation and the position at its end")

@@ -16,13 +16,15 @@ from .jit import inline_kernel, kernel
 from .board import EMPTY, count_liberties, play, undo
 from .life import target_pass_alive
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
+from .table import NODES
 
 # context tuple layout; C_IN_AREA .. C_REGION_VITAL are the scratch of solver.life
 # (C_IN_AREA marks the area's points and the target block's stones); C_PRIOR is
 # the move prior of a guided solve, float64 [colour, cell], zero when unguided, and
-# C_PRIOR_WEIGHT its weight in the move order, float64 [1]; C_TARGET_LIBERTIES is a
-# row per depth beside C_MOVES: the target's liberties after each move (counted up
-# to 8, 0 where the move captures it), which df-pn's first numbers for a child read;
+# C_PRIOR_WEIGHT its weight in the move order and the nodes over which it fades (0:
+# it does not), float64 [2]; C_TARGET_LIBERTIES is a row per depth beside C_MOVES:
+# the target's liberties after each move (counted up to 8, 0 where the move captures
+# it), which df-pn's first numbers for a child read;
 # C_CUTOFFS counts, float64 [colour, cell], how often each move has won a node for
 # that colour in this solve (the history heuristic)
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
@@ -115,6 +117,14 @@ def generate_moves(context, color, km, depth, hint):
     target_liberties = context[C_TARGET_LIBERTIES][depth]
     prior = context[C_PRIOR][color]
     weight = context[C_PRIOR_WEIGHT][0]
+    fade = context[C_PRIOR_WEIGHT][1]
+    if fade > 0.0:
+        # The prior is the root's: the longer the search runs, the less it is
+        # trusted and the more the search's own counts order the moves.  Off by
+        # default: it brought three of the four worst guided losses measured near
+        # their unguided nodes, but moved no total beyond noise (RESULTS.md, "The
+        # guide's prior fading with the nodes searched").
+        weight *= fade / (fade + context[C_COUNTERS][NODES])
     cutoffs = context[C_CUTOFFS][color]
     defender = cells[target]
     is_master = km * sign(color) > 0

@@ -76,6 +76,16 @@ def guide_weight(guide) -> float:
     return weight
 
 
+def guide_fade_nodes(guide) -> float:
+    """The nodes over which ``guide``'s weight fades: its ``fade_nodes``, 0 (no fading) if
+    it has none.  After n nodes of a solve the prior counts ``fade / (fade + n)`` of its
+    weight."""
+    fade = float(getattr(guide, "fade_nodes", 0.0) or 0.0)
+    if fade < 0.0:
+        raise ValueError(f"a guide's fade_nodes must not be negative, not {fade}")
+    return fade
+
+
 class Solver:
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB):
@@ -107,7 +117,8 @@ class Solver:
         in_area[[b.point(x, y) for x, y in b.block(*problem.target)]] = 1
         # the move prior of a guided solve (movegen.C_PRIOR): [colour, cell], zero when unguided
         self.prior = np.zeros((3, b.cells.size), dtype=np.float64)
-        self.prior_weight = np.zeros(1, dtype=np.float64)
+        # the prior's weight and the nodes over which it fades (movegen.C_PRIOR_WEIGHT)
+        self.prior_weight = np.zeros(2, dtype=np.float64)
         # the searches' count of each move's wins, by colour (movegen.C_CUTOFFS), from zero each solve
         self.cutoffs = np.zeros((3, b.cells.size), dtype=np.float64)
         self.context = (
@@ -163,7 +174,8 @@ class Solver:
         ``fill(solver, prior)`` writes into ``prior`` (float64 ``[3, cells]``, zeros) each
         colour's probabilities of the area's moves in this position, which the move
         ordering adds to the heuristic, times the guide's weight (:func:`guide_weight`),
-        for the whole search.
+        for the whole search (fading with the nodes searched if the guide has
+        ``fade_nodes``, :func:`guide_fade_nodes`).
         The order changes, the verdict never does; the time to fill counts in ``seconds``.
         """
         if algo not in ALGORITHMS:
@@ -183,6 +195,7 @@ class Solver:
                 # a guide with nothing to say leaves the solve unguided, df-pn's own
                 # first numbers included (dfpn.LIBERTY_COST)
                 self.prior_weight[0] = weight if self.prior.any() else 0.0
+                self.prior_weight[1] = guide_fade_nodes(guide)
             if algo == "dfs":
                 result = self.run_search(table, max_nodes, lambda: dfs.search(
                     self.context, table.keys, table.values, table.work, to_play, km, depth))
@@ -195,7 +208,7 @@ class Solver:
         finally:
             # the prior belongs to this solve's root: no later search (or line) may read it
             self.prior[:] = 0.0
-            self.prior_weight[0] = 0.0
+            self.prior_weight[:] = 0.0
         seconds = time.perf_counter() - started
         self.solves += 1
         nodes = int(self.counters[NODES])

@@ -116,6 +116,38 @@ def test_the_weight_is_read_by_the_search_and_bounded(net_file):
         Solver(problem).solve(problem.to_play, guide=Guide(NumpyNet.load(str(net_file)), weight=3.0))
 
 
+class FadingWorstGuide(WorstGuide):
+    """WorstGuide's prior, fading after a few nodes."""
+
+    fade_nodes = 10.0
+
+
+def test_a_fading_prior_changes_the_order_never_the_verdict():
+    # the spiteful prior, faded or not, leaves every verdict as it is; the solve
+    # clears the weight and its fade
+    for problem in own_problems()[:12]:
+        plain = Solver(problem).solve(problem.to_play)
+        full = Solver(problem).solve(problem.to_play, guide=WorstGuide())
+        solver = Solver(problem)
+        faded = solver.solve(problem.to_play, guide=FadingWorstGuide())
+        assert faded.winner == full.winner == plain.winner
+        assert not solver.prior_weight.any()
+    bad = FadingWorstGuide()
+    bad.fade_nodes = -1.0
+    with pytest.raises(ValueError, match="fade_nodes"):
+        Solver(problem).solve(problem.to_play, guide=bad)
+
+
+def test_fading_reads_the_nodes_searched():
+    # over the own problems the faded spiteful prior costs fewer nodes in all than the
+    # full one: the weight falls as the nodes grow
+    problems = own_problems()
+    full = sum(Solver(p).solve(p.to_play, guide=WorstGuide()).nodes for p in problems)
+    faded = sum(Solver(p).solve(p.to_play, guide=FadingWorstGuide()).nodes for p in problems)
+    plain = sum(Solver(p).solve(p.to_play).nodes for p in problems)
+    assert faded < full and faded != plain
+
+
 class ZeroWeightGuide(WorstGuide):
     """WorstGuide's prior at weight 0."""
 
