@@ -159,10 +159,12 @@ def add_guide_options(parser) -> None:
 def cmd_solve(args) -> int:
     if args.max_nodes < 0 or args.max_table_mb < 0:
         args.parser.error("--max-nodes and --max-table-mb must not be negative")
-    if args.guide_fade < 0:
+    if args.guide_fade is not None and args.guide_fade < 0:
         args.parser.error("--guide-fade must not be negative")
     guide = load_guide(guide_path(args))
-    if guide is not None:
+    if args.guide_fade is not None:
+        if guide is None:   # said, not ignored: the option would change nothing
+            args.parser.error("--guide-fade needs a guide (--no-guide, or no network is shipped)")
         guide.fade_nodes = args.guide_fade
     failed = 0
     for path in args.files:
@@ -205,9 +207,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                        help="reject problems whose search area has more empty points")
     add_guide_options(solve)
-    solve.add_argument("--guide-fade", type=int, default=0, metavar="N",
+    solve.add_argument("--guide-fade", type=int, default=None, metavar="N",
                        help="after n nodes the guide's prior counts N / (N + n) of its weight "
-                            "(default 0: it keeps it)")
+                            "(0: it keeps it; default: the guide's own)")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.add_argument("--pv", action="store_true",
                        help="add the principal variation and the position at its end")

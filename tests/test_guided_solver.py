@@ -350,6 +350,9 @@ def test_solve_takes_a_guide_on_the_command_line(net_file, capsys):
     with pytest.raises(SystemExit):
         main(["solve", "--guide", str(net_file), "--no-guide", path])
     capsys.readouterr()
+    with pytest.raises(SystemExit):   # a fade without a guide would change nothing: said
+        main(["solve", "--no-guide", "--guide-fade", "1000", path])
+    assert "--guide-fade needs a guide" in capsys.readouterr().err
     assert main(["solve", "--guide", str(net_file.parent / "missing.tsq"), path]) != 0
     assert "cannot load the network" in capsys.readouterr().err
 
