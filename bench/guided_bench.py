@@ -1,7 +1,7 @@
 """The network guiding the solver: nodes and seconds guided and unguided, the same verdicts.
 
     python -m bench.guided_bench --problems ../shared/sgf-problems --guide PATH
-                                 [--max-nodes N] [--algo dfs,dfpn] [--all] [--weight W]
+                                 [--max-nodes N] [--algo dfs,dfpn] [--all] [--weight W] [--fade N]
 
 Every problem with PL, MA and a closed wall (the set of ``bench.solver_bench``;
 ``--all`` adds those without PL, most of them far larger: 135 of their 194 cases
@@ -107,6 +107,8 @@ def main(argv=None) -> int:
                         help="the problems without PL too (both sides are solved anyway)")
     parser.add_argument("--weight", type=float,
                         help="the prior's weight in the move order (default: the guide's, by its architecture)")
+    parser.add_argument("--fade", type=float,
+                        help="the nodes over which the prior fades (0: it does not; default: the guide's)")
     args = parser.parse_args(argv)
     algorithms = [a for a in args.algo.split(",") if a]
     if not algorithms or any(a not in ALGORITHMS for a in algorithms):
@@ -115,8 +117,13 @@ def main(argv=None) -> int:
     guide = Guide.load(args.guide)
     if args.weight is not None:
         guide.weight = args.weight
+    if args.fade is not None:
+        if args.fade < 0:
+            parser.error("--fade must not be negative")
+        guide.fade_nodes = args.fade
     print(f"guide: {guide.source} ({guide.net.architecture}, {guide.net.blocks} blocks, "
-          f"{len(guide.net.planes)} planes), weight {guide.weight}")
+          f"{len(guide.net.planes)} planes), weight {guide.weight}, "
+          + (f"fading over {guide.fade_nodes:g} nodes" if guide.fade_nodes else "not fading"))
     problems = load_problems(args.problems, not args.all)
     if not problems:
         print(f"no problems under {args.problems}", file=sys.stderr)

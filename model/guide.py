@@ -43,19 +43,25 @@ CACHE_POSITIONS = 4096
 # nodes (docs/solver.md, "Guided search").  A sharper network earns a larger weight:
 # 1.5 with the dense network took DFS more nodes than no guide.
 WEIGHTS = {"conv": 1.5, "dense": 0.25}
+# After n nodes of a solve the prior counts FADE_NODES / (FADE_NODES + n) of its weight:
+# a solve the prior is right about ends while it is strong, a long one is ordered more
+# and more by the search's own history counts.  300,000 was chosen on section 71's
+# outliers and kept on the unseen draws of bench/draws (RESULTS.md, "The guide's prior
+# fades by default"): 0.393 of the unguided DFS nodes there against 0.513 unfaded.
+FADE_NODES = 300_000
 
 
 class Guide:
     """Move priors from a packed network, cached by position and side."""
 
     def __init__(self, net: NumpyNet, source: str = "", cache_positions: int = CACHE_POSITIONS,
-                 weight: float | None = None, fade_nodes: float = 0.0):
+                 weight: float | None = None, fade_nodes: float | None = None):
         self.net = net
         self.source = source
         self.weight = WEIGHTS[net.architecture] if weight is None else weight
         # 0: the prior keeps its weight for the whole solve; N: after n nodes it counts
-        # N / (N + n) of it (solver.guide_fade_nodes; off by default, RESULTS.md)
-        self.fade_nodes = fade_nodes
+        # N / (N + n) of it (solver.guide_fade_nodes); by default FADE_NODES
+        self.fade_nodes = FADE_NODES if fade_nodes is None else fade_nodes
         # only the plane groups the network reads are computed, in the records' order
         self.groups = [g for g in PLANE_GROUPS if any(name in net.planes for name in g.planes)]
         self.columns = plane_indices(plane_names(self.groups), net.planes)

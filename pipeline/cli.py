@@ -122,8 +122,8 @@ def load_guide(path: str | None):
 
 def stage_guide(args) -> tuple:
     """For a Beam stage's ``--guide``: (a picklable function its workers call to load the
-    guide, a name for the stage's settings: the file, the hash of its bytes and the
-    prior's weight), or
+    guide, a name for the stage's settings: the file, the hash of its bytes, the
+    prior's weight and its fade), or
     (None, None) unguided.  The guide is loaded here once, so that a file that cannot
     serve stops the run with one line before it starts; the function carries the file's
     bytes (132 KB for the shipped network), since a remote worker may not see the file."""
@@ -138,12 +138,12 @@ def stage_guide(args) -> tuple:
         with open(packed, "rb") as handle:
             blob = handle.read()
         name = os.path.basename(packed)
-        weight = Guide.from_bytes(blob, name).weight
+        guide = Guide.from_bytes(blob, name)
     except (OSError, ValueError) as exc:
         raise CommandError(f"{path}: cannot load the network to guide the search ({exc})") from exc
-    # the weight too: with another, other readings may settle within the budget
+    # the weight and the fade too: with others, other readings may settle within the budget
     return (functools.partial(Guide.from_bytes, blob, name),
-            f"{name} {hashlib.sha256(blob).hexdigest()[:16]} weight {weight}")
+            f"{name} {hashlib.sha256(blob).hexdigest()[:16]} weight {guide.weight} fade {guide.fade_nodes:g}")
 
 
 def add_guide_options(parser) -> None:
@@ -209,7 +209,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_guide_options(solve)
     solve.add_argument("--guide-fade", type=int, default=None, metavar="N",
                        help="after n nodes the guide's prior counts N / (N + n) of its weight "
-                            "(0: it keeps it; default: the guide's own)")
+                            "(0: it keeps it; default: the guide's own, model.guide.FADE_NODES)")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.add_argument("--pv", action="store_true",
                        help="add the principal variation and the position at its end")

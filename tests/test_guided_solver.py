@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from model.evaluate import evaluate_position
-from model.guide import WEIGHTS, Guide
+from model.guide import FADE_NODES, WEIGHTS, Guide
 from model.network import layer_names
 from model.numpy_net import NumpyNet
 from model.packed import FLOAT_BITS
@@ -98,6 +98,15 @@ def test_a_guide_weighs_its_prior_by_its_architecture(guide, net_file):
     shipped = shipped_packed_file()
     if shipped is not None:
         assert Guide.load(shipped).weight == WEIGHTS[NumpyNet.load(shipped).architecture]
+
+
+def test_a_guide_fades_by_default(guide, net_file):
+    # the solver reads the fade (test_fading_reads_the_nodes_searched); every guide has one
+    assert guide.fade_nodes == FADE_NODES > 0
+    assert Guide(NumpyNet.load(str(net_file)), fade_nodes=0).fade_nodes == 0
+    shipped = shipped_packed_file()
+    if shipped is not None:
+        assert Guide.load(shipped).fade_nodes == FADE_NODES
 
 
 def test_the_weight_is_read_by_the_search_and_bounded(net_file):
@@ -392,7 +401,7 @@ def test_the_enclose_command_guides_its_workers(net_file, tmp_path, capsys):
     assert "unguided" in summary
     guided, summary, printed = run("--guide", str(net_file))
     assert "(0 done in earlier runs)" in printed and f"moves ordered by {net_file.name} " in summary
-    assert f" weight {WEIGHTS['dense']}." in summary
+    assert f" weight {WEIGHTS['dense']} fade {FADE_NODES}." in summary
     answers = ("problem", "outcome", "target", "goal", "winning")
     assert [{k: r.get(k) for k in answers} for r in guided] == [{k: r.get(k) for k in answers} for r in plain]
     assert [r["nodes"] for r in guided] != [r["nodes"] for r in plain]

@@ -1,0 +1,259 @@
+"""Unguided, guided and fading guides on the same cases, at node budgets: what each costs.
+
+    python -m bench.guided_budget --draws FILE.jsonl --guide PATH [--fade 0,300000]
+                                  [--budgets 6000000,60000000] [--algo dfs] [--workers 2] [--log DIR]
+
+The cases are the readings of an earlier ``enclose`` run listed in ``--draws``
+(lines of its enclose.jsonl: file, target, area, and optionally the ``draw``
+that chose it, as in ``bench/draws/``), framed again as that run reported them
+(:func:`bench.guided_reach.framed_problem`), each with either side moving first.
+Each case is solved in-process by every variant: unguided, and guided by the
+packed network ``--guide`` with each ``--fade`` value (0: the prior keeps its
+weight; N: after n nodes it counts N / (N + n) of it), the guide's cache
+emptied before each solve.  Every variant first gets the first budget; at each
+later budget, the variants a case ran out on are run again if some variant
+settled that case at the budget before (so that a case one way solved is
+completed the other way, without spending the large budget on cases nobody
+settles).
+
+Prints, per draw and over all: the cases each variant settled, and on the
+cases of 1 s or more unguided settled both unguided and by a guided variant
+(then, with several guided variants, on those settled by every variant), the
+guided variant's nodes and seconds against the unguided ones (totals and the
+median case's ratio).  Winners must agree wherever two variants settle a case (exit code 1
+otherwise).  Results go line by line to ``--log`` (one jsonl per worker), and a
+rerun with the same log skips the solves already there, so a stopped run
+resumes.  BLAS runs single-threaded, as in ``bench.guided_bench``; the workers
+are forked after the searches are compiled and split the cases between them.
+"""
+from __future__ import annotations
+
+import bench.single_thread_blas   # noqa: F401  (before numpy loads its BLAS)
+
+import argparse   # noqa: E402
+import json   # noqa: E402
+import multiprocessing   # noqa: E402
+import statistics   # noqa: E402
+import sys   # noqa: E402
+import time   # noqa: E402
+from pathlib import Path   # noqa: E402
+
+from bench.guided_reach import framed_problem   # noqa: E402
+from pipeline.markdown import markdown_table   # noqa: E402
+from solver import ALGORITHMS, Solver   # noqa: E402
+from solver.board import color_letter   # noqa: E402
+
+UNGUIDED = "unguided"
+# the cases the ratios are taken on: this many seconds or more unguided (issue 26's measure)
+SLOW_SECONDS = 1.0
+
+
+def variant_name(fade: int) -> str:
+    return "guided" if fade == 0 else f"fade {fade:,}"
+
+
+def read_cases(draws: Path) -> tuple[list[tuple], list[str]]:
+    """The cases (draw, name, area, side, problem) of the readings listed in ``draws``, and a
+    line for each reading that could not be framed again."""
+    cases, left_out = [], []
+    for number, line in enumerate(draws.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            path = Path(row["file"])
+        except (ValueError, KeyError, TypeError) as exc:
+            left_out.append(f"{draws}:{number}: not a reading ({exc})")
+            continue
+        if not path.is_file():
+            left_out.append(f"{path}: left out: no such file (paths are read from the current folder)")
+            continue
+        found = framed_problem(path, row)
+        if isinstance(found, str):
+            left_out.append(f"{path}: left out: {found}")
+            continue
+        problem, area = found
+        for side in (problem.to_play, 3 - problem.to_play):
+            cases.append((row.get("draw", 0), str(path), area, side, problem))
+    return cases, left_out
+
+
+def read_log(folder: Path) -> dict:
+    done = {}
+    for path in sorted(folder.glob("solves-*.jsonl")):
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done[(row["file"], row["side"], row["algo"], row["variant"], row["budget"])] = row
+    return done
+
+
+def due(done: dict, key: tuple, variants: list[str], budgets: list[int], stage: int) -> bool:
+    """Whether variant ``key[3]`` is to be run at ``budgets[stage]`` for the case ``key[:3]``."""
+    if key + (budgets[stage],) in done:
+        return False
+    if stage == 0:
+        return True
+    before = budgets[stage - 1]
+    mine = done.get(key + (before,))
+    if mine is None or mine["winner"] is not None:
+        return False
+    case = key[:3]
+    return any((done.get(case + (v, before)) or {}).get("winner") is not None for v in variants)
+
+
+def run_worker(worker: int, cases: list[tuple], guides: dict, algorithms: list[str], budgets: list[int],
+               log: Path) -> None:
+    done = read_log(log.parent)
+    variants = list(guides)
+    with log.open("a") as out:
+        for stage in range(len(budgets)):   # the first budget for every case before any larger one
+            for draw, file, area, side, problem in cases:
+                for algo in algorithms:
+                    for variant, guide in guides.items():
+                        key = (file, side, algo, variant)
+                        if not due(done, key, variants, budgets, stage):
+                            continue
+                        if guide is not None:
+                            guide.cache.clear()
+                        verdict = Solver(problem).solve(side, algo=algo, max_nodes=budgets[stage], guide=guide)
+                        row = dict(draw=draw, file=file, area=area, side=side, algo=algo, variant=variant,
+                                   budget=budgets[stage], winner=verdict.winner, nodes=verdict.nodes,
+                                   seconds=round(verdict.seconds, 4))
+                        done[key + (budgets[stage],)] = row
+                        out.write(json.dumps(row) + "\n")
+                        out.flush()
+                        settled = "ran out" if verdict.winner is None else f"{color_letter(verdict.winner)} wins"
+                        print(f"{file} {color_letter(side)} first, {algo}, {variant}, budget {budgets[stage]:,}: "
+                              f"{settled}, {verdict.nodes:,} nodes, {verdict.seconds:.2f} s", flush=True)
+
+
+def final(done: dict, key: tuple, budgets: list[int]) -> dict | None:
+    """The solve of the largest budget run for ``key``."""
+    for budget in reversed(budgets):
+        if key + (budget,) in done:
+            return done[key + (budget,)]
+    return None
+
+
+def ratios(solves: list[dict], variant: str) -> list:
+    """n, the unguided and the variant's nodes, their ratio, the median case's ratio, the same for
+    seconds: the table's columns for ``solves`` (each {variant: solve})."""
+    plain_nodes = sum(s[UNGUIDED]["nodes"] for s in solves)
+    plain_seconds = sum(s[UNGUIDED]["seconds"] for s in solves)
+    nodes = sum(s[variant]["nodes"] for s in solves)
+    seconds = sum(s[variant]["seconds"] for s in solves)
+    median = statistics.median(s[variant]["nodes"] / s[UNGUIDED]["nodes"] for s in solves)
+    return [len(solves), f"{plain_nodes:,}", f"{nodes:,}", f"{nodes / plain_nodes:.3f}", f"{median:.3f}",
+            f"{plain_seconds:.1f}", f"{seconds:.1f}", f"{seconds / plain_seconds:.3f}"]
+
+
+def report(cases: list[tuple], done: dict, variants: list[str], algorithms: list[str],
+           budgets: list[int]) -> list[str]:
+    """Prints the tables; returns the winners that differ."""
+    differ = []
+    for algo in algorithms:
+        results = []   # (draw, {variant: final solve})
+        for draw, file, area, side, problem in cases:
+            solves = {v: final(done, (file, side, algo, v), budgets) for v in variants}
+            if any(s is None for s in solves.values()):
+                continue   # not run yet: the run was stopped
+            results.append((draw, solves))
+            winners = {v: s["winner"] for v, s in solves.items() if s["winner"] is not None}
+            if len(set(winners.values())) > 1:
+                differ.append(f"{file} {color_letter(side)} first, {algo}: " + ", ".join(
+                    f"{v} {color_letter(w)}" for v, w in winners.items()))
+        draws = sorted({d for d, _ in results})
+        groups = [(f"draw {d}", [r for r in results if r[0] == d]) for d in draws] + [("all", results)]
+        rows = [[label, len(subset)] + [sum(s[v]["winner"] is not None for _, s in subset) for v in variants]
+                for label, subset in groups]
+        print(f"\n{algo}: cases (a problem, a side first) settled within {budgets[-1]:,} nodes "
+              f"({len(results)} of {len(cases)} run)\n")
+        print(*markdown_table(["cases", "run"] + variants, rows, align="l" + "r" * (len(variants) + 1)), sep="\n")
+        for common in (False, True) if len(variants) > 2 else (False,):
+            rows = []
+            for label, subset in groups:
+                for v in variants[1:]:
+                    pair = list(variants) if common else [UNGUIDED, v]
+                    slow = [s for _, s in subset if all(s[x]["winner"] is not None for x in pair)
+                            and s[UNGUIDED]["seconds"] >= SLOW_SECONDS]
+                    if slow:
+                        rows.append([label, v] + ratios(slow, v))
+            which = "every variant" if common else "unguided and the variant"
+            print(f"\n{algo}: the cases of {SLOW_SECONDS:g} s or more unguided settled by {which}\n")
+            if not rows:
+                print("none")
+                continue
+            print(*markdown_table(["cases", "variant", "n", "nodes unguided", "nodes", "ratio", "median case",
+                                   "seconds unguided", "seconds", "ratio"], rows, align="llrrrrrrrr"), sep="\n")
+    return differ
+
+
+def main(argv=None) -> int:
+    from model.guide import Guide
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--draws", required=True, type=Path, help="readings of an earlier enclose run (jsonl)")
+    parser.add_argument("--guide", required=True, help="packed network (.tsq) or model folder")
+    parser.add_argument("--fade", default="0", help="comma-separated fade values, a guided variant each")
+    parser.add_argument("--budgets", default="6000000,60000000", help="comma-separated node budgets, rising")
+    parser.add_argument("--algo", default="dfs", help="comma-separated, of " + ", ".join(ALGORITHMS))
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--log", type=Path, default=Path("guided-budget"), help="folder of the solves' jsonl")
+    args = parser.parse_args(argv)
+    algorithms = [a for a in args.algo.split(",") if a]
+    if not algorithms or any(a not in ALGORITHMS for a in algorithms):
+        parser.error(f"--algo: a comma-separated list of {', '.join(ALGORITHMS)}")
+    try:
+        fades = [int(x) for x in args.fade.split(",") if x]
+        budgets = [int(x) for x in args.budgets.split(",") if x]
+    except ValueError:
+        parser.error("--fade and --budgets: comma-separated whole numbers")
+    if not fades or min(fades) < 0 or len(set(fades)) < len(fades):
+        parser.error("--fade: distinct values, 0 or more")
+    if not budgets or budgets != sorted(set(budgets)) or budgets[0] <= 0:
+        parser.error("--budgets: rising positive numbers")
+    if args.workers < 1:
+        parser.error("--workers: 1 or more")
+
+    cases, left_out = read_cases(args.draws)
+    print(*left_out, sep="\n")
+    readings = len(cases) // 2
+    print(f"{readings + len(left_out)} readings in {args.draws}: {readings} framed again "
+          f"({len(cases)} cases), {len(left_out)} left out")
+    if not cases:
+        return 1
+
+    guides = {UNGUIDED: None}
+    for fade in fades:
+        guide = Guide.load(args.guide)
+        guide.fade_nodes = fade
+        guides[variant_name(fade)] = guide
+    started = time.perf_counter()
+    first = cases[0][4]
+    for algo in algorithms:   # compile and load once, so that every worker inherits them
+        for guide in guides.values():
+            Solver(first).solve(first.to_play, algo=algo, max_nodes=1000, guide=guide)
+    print(f"JIT compilation and the first evaluation: {time.perf_counter() - started:.2f} s (excluded)")
+
+    args.log.mkdir(parents=True, exist_ok=True)
+    context = multiprocessing.get_context("fork")
+    workers = [context.Process(target=run_worker,
+                               args=(k, cases[k::args.workers], guides, algorithms, budgets,
+                                     args.log / f"solves-{k}.jsonl"))
+               for k in range(args.workers)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    failed = [k for k, worker in enumerate(workers) if worker.exitcode != 0]
+    if failed:
+        print(f"worker(s) {failed} failed: the report covers the solves logged", file=sys.stderr)
+
+    differ = report(cases, read_log(args.log), list(guides), algorithms, budgets)
+    print(f"\nwinners that differ where two variants settled a case: {len(differ)}", *differ, sep="\n  ")
+    return 1 if differ or failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
