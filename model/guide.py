@@ -45,9 +45,9 @@ CACHE_POSITIONS = 4096
 WEIGHTS = {"conv": 1.5, "dense": 0.25}
 # After n nodes of a solve the prior counts FADE_NODES / (FADE_NODES + n) of its weight:
 # a solve the prior is right about ends while it is strong, a long one is ordered more
-# and more by the search's own history counts.  300,000 was chosen on section 71's
-# outliers and kept on the unseen draws of bench/draws (RESULTS.md, "The guide's prior
-# fades by default"): 0.393 of the unguided DFS nodes there against 0.513 unfaded.
+# and more by the search's own history counts.  300,000 was chosen on the worst guided
+# losses and kept on the unseen problems of bench/draws (RESULTS.md, "The guide's prior
+# fades by default"): 0.381 of the unguided DFS nodes there against 0.502 unfaded.
 FADE_NODES = 300_000
 
 
