@@ -1,7 +1,7 @@
 """Unguided, guided and fading guides on the same cases, at node budgets: what each costs.
 
     python -m bench.guided_budget --draws FILE.jsonl --guide PATH [--fade 0,300000]
-                                  [--budgets 6000000,60000000] [--algo dfs] [--workers 2] [--log DIR]
+                                  [--budgets 6000000,60000000] [--algo dfs] [--workers 2] --log DIR
 
 The cases are the readings of an earlier ``enclose`` run listed in ``--draws``
 (lines of its enclose.jsonl: file, target, area, and optionally the ``draw``
@@ -102,7 +102,7 @@ def due(done: dict, key: tuple, variants: list[str], budgets: list[int], stage: 
     return any((done.get(case + (v, before)) or {}).get("winner") is not None for v in variants)
 
 
-def run_worker(worker: int, cases: list[tuple], guides: dict, algorithms: list[str], budgets: list[int],
+def run_worker(cases: list[tuple], guides: dict, algorithms: list[str], budgets: list[int],
                log: Path) -> None:
     done = read_log(log.parent)
     variants = list(guides)
@@ -199,7 +199,8 @@ def main(argv=None) -> int:
     parser.add_argument("--budgets", default="6000000,60000000", help="comma-separated node budgets, rising")
     parser.add_argument("--algo", default="dfs", help="comma-separated, of " + ", ".join(ALGORITHMS))
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--log", type=Path, default=Path("guided-budget"), help="folder of the solves' jsonl")
+    parser.add_argument("--log", type=Path, required=True,
+                        help="folder of the solves' jsonl (the same folder again resumes)")
     args = parser.parse_args(argv)
     algorithms = [a for a in args.algo.split(",") if a]
     if not algorithms or any(a not in ALGORITHMS for a in algorithms):
@@ -239,7 +240,7 @@ def main(argv=None) -> int:
     args.log.mkdir(parents=True, exist_ok=True)
     context = multiprocessing.get_context("fork")
     workers = [context.Process(target=run_worker,
-                               args=(k, cases[k::args.workers], guides, algorithms, budgets,
+                               args=(cases[k::args.workers], guides, algorithms, budgets,
                                      args.log / f"solves-{k}.jsonl"))
                for k in range(args.workers)]
     for worker in workers:
