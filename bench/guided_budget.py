@@ -12,9 +12,10 @@ packed network ``--guide`` with each ``--fade`` value (0: the prior keeps its
 weight; N: after n nodes it counts N / (N + n) of it), the guide's cache
 emptied before each solve.  Every variant first gets the first budget; at each
 later budget, the variants a case ran out on are run again if some variant
-settled that case at the budget before (so that a case one way solved is
+settled that case, at any budget in the log (so that a case one way solved is
 completed the other way, without spending the large budget on cases nobody
-settles).
+settles; a log that reuses an earlier run's solves may hold a settle at a
+larger budget only).
 
 Prints, per draw and over all: the cases each variant settled, and on the
 cases of 1 s or more unguided settled both unguided and by a guided variant
@@ -98,8 +99,10 @@ def due(done: dict, key: tuple, variants: list[str], budgets: list[int], stage: 
     mine = done.get(key + (before,))
     if mine is None or mine["winner"] is not None:
         return False
+    # settled by another variant at any budget: a log holding solves of an earlier run (its
+    # unguided ones reused, say) may have settled the case only at a larger budget
     case = key[:3]
-    return any((done.get(case + (v, before)) or {}).get("winner") is not None for v in variants)
+    return any((done.get(case + (v, b)) or {}).get("winner") is not None for v in variants for b in budgets)
 
 
 def run_worker(cases: list[tuple], guides: dict, algorithms: list[str], budgets: list[int],

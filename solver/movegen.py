@@ -120,10 +120,9 @@ def generate_moves(context, color, km, depth, hint):
     fade = context[C_PRIOR_WEIGHT][1]
     if fade > 0.0:
         # The prior is the root's: the longer the search runs, the less it is
-        # trusted and the more the search's own counts order the moves.  Off by
-        # default: it brought three of the four worst guided losses measured near
-        # their unguided nodes, but moved no total beyond noise (RESULTS.md, "The
-        # guide's prior fading with the nodes searched").
+        # trusted and the more the search's own counts order the moves (the guide's
+        # default, model.guide.FADE_NODES: RESULTS.md, "The guide's prior fades by
+        # default").
         weight *= fade / (fade + context[C_COUNTERS][NODES])
     cutoffs = context[C_CUTOFFS][color]
     defender = cells[target]

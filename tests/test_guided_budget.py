@@ -40,6 +40,10 @@ def test_a_larger_budget_goes_only_to_the_variants_that_ran_out_where_another_se
     nobody = {**solve("unguided", 100, None), **solve("guided", 100, None), **solve("fade 300,000", 100, None)}
     assert not guided_budget.due(nobody, case + ("unguided",), VARIANTS, budgets, 1)  # nobody settled it
     assert guided_budget.due({}, case + ("unguided",), VARIANTS, budgets, 0)          # the first budget: all
+    # a reused log's solve that settled the case only at the larger budget
+    reused = {**nobody, **solve("unguided", 1000, 2)}
+    assert guided_budget.due(reused, case + ("guided",), VARIANTS, budgets, 1)
+    assert not guided_budget.due(reused, case + ("unguided",), VARIANTS, budgets, 1)  # run already
 
 
 def test_the_command_runs_every_variant_agrees_and_resumes_from_its_log(tmp_path, capsys):
