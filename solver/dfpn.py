@@ -37,8 +37,8 @@ from numba import njit
 
 from .jit import inline_kernel, kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_PRIOR,
-                      C_PRIOR_WEIGHT, C_SCORES, C_TAGS, C_TARGET, C_TARGET_LIBERTIES, CAPTURES_TARGET,
-                      generate_moves, play_move, sort_moves, target_lives, undo_move)
+                      C_SCORES, C_TAGS, C_TARGET, C_TARGET_LIBERTIES, CAPTURES_TARGET,
+                      generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
 from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, node_key_after, table_claim,
                     table_slot)
@@ -73,9 +73,16 @@ RANK_COST = np.int64(1024)
 # problems this took 0.56 of the nodes of phi = 1 (costs 64 to 1024 alike, 4 took
 # 0.93; thresholds of 3, 6 and 8 liberties no better than 4 over all; RESULTS.md,
 # "df-pn: the target's liberties in a child's first numbers").
-# The pass keeps phi = 1, and so does every child of a guided solve: the network's
-# prior replaces this knowledge there (with both, guided df-pn took 2,654,859 nodes
-# on the reference problems with PL, with the prior alone 2,199,648).
+# The pass keeps phi = 1.  A guided solve trades this knowledge for the prior as the
+# prior fades (movegen.prior_share: s = 1 unfaded, N / (N + n) after n nodes): a fresh
+# child's phi takes (1 - s) of the liberties' cost, its delta the discount
+# (1 - s * q)**2, so a short solve runs on the prior and a long one turns into the
+# unguided search.  Unfaded, the prior alone took fewer nodes on the reference
+# problems with PL (2,199,648) than with the liberties beside it (2,654,859); but on
+# the heavy unseen cases of bench/draws the faded prior alone took 1.33 of the
+# unguided nodes and this blend 0.78, the liberties kept whole beside the faded
+# prior 0.85; on the reference problems 0.84 against 0.75 alone (RESULTS.md,
+# "Guided df-pn turns into the unguided one as the prior fades").
 LIBERTY_COST = np.int64(64)
 ESCAPE_LIBERTIES = 4
 # 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR (epsilon 1/2 and 1/8 took 4% and
@@ -176,7 +183,7 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
     mover_defends = context[C_CELLS][context[C_TARGET]] == color
     target_liberties = context[C_TARGET_LIBERTIES][depth]
     prior = context[C_PRIOR][color]
-    guided = context[C_PRIOR_WEIGHT][0] > 0.0
+    share = prior_share(context)
     opp = 3 - color
     row = scratch[depth]
     path[depth] = position
@@ -206,14 +213,15 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
             _set_child(row, i, values, s, on_path_key or cycle < INF_DEPTH, depth)
         else:
             row[i, S_PHI] = 1
-            if moves[i] != PASS and not guided:
+            if moves[i] != PASS and share < 1.0:
                 libs = target_liberties[i]
                 if mover_defends:
-                    row[i, S_PHI] += LIBERTY_COST * max(0, libs - 1)
+                    extra = LIBERTY_COST * max(0, libs - 1)
                 else:
-                    row[i, S_PHI] += LIBERTY_COST * max(0, ESCAPE_LIBERTIES - libs)
-            if moves[i] != PASS and prior[moves[i]] > 0.0:
-                row[i, S_DELTA] = 1 + np.int64(RANK_COST * i * (1.0 - prior[moves[i]]) ** 2)
+                    extra = LIBERTY_COST * max(0, ESCAPE_LIBERTIES - libs)
+                row[i, S_PHI] += np.int64((1.0 - share) * extra)
+            if moves[i] != PASS and prior[moves[i]] > 0.0 and share > 0.0:
+                row[i, S_DELTA] = 1 + np.int64(RANK_COST * i * (1.0 - share * prior[moves[i]]) ** 2)
             else:
                 row[i, S_DELTA] = 1 + RANK_COST * i
             row[i, S_REPD] = cycle

@@ -96,6 +96,21 @@ def target_lives(context):
                              context[C_REGION_BORDER], context[C_REGION_VITAL], context[C_TARGET])
 
 
+@inline_kernel
+def prior_share(context):
+    """The share of the guide's prior that counts now: 0 unguided, 1 unfaded, and
+    N / (N + n) after n nodes of a solve that fades it over N (C_PRIOR_WEIGHT[1])."""
+    if context[C_PRIOR_WEIGHT][0] <= 0.0:
+        return 0.0
+    fade = context[C_PRIOR_WEIGHT][1]
+    if fade <= 0.0:
+        return 1.0
+    # The prior is the root's: the longer the search runs, the less it is trusted
+    # and the more the search's own counts order the moves (the guide's default,
+    # model.guide.FADE_NODES: RESULTS.md, "The guide's prior fades by default").
+    return fade / (fade + context[C_COUNTERS][NODES])
+
+
 @kernel
 def generate_moves(context, color, km, depth, hint):
     """Fill row ``depth`` of the move buffers; returns (count, earliest repetition).
@@ -116,14 +131,7 @@ def generate_moves(context, color, km, depth, hint):
     hashes = context[C_HASHES][depth]
     target_liberties = context[C_TARGET_LIBERTIES][depth]
     prior = context[C_PRIOR][color]
-    weight = context[C_PRIOR_WEIGHT][0]
-    fade = context[C_PRIOR_WEIGHT][1]
-    if fade > 0.0:
-        # The prior is the root's: the longer the search runs, the less it is
-        # trusted and the more the search's own counts order the moves (the guide's
-        # default, model.guide.FADE_NODES: RESULTS.md, "The guide's prior fades by
-        # default").
-        weight *= fade / (fade + context[C_COUNTERS][NODES])
+    weight = context[C_PRIOR_WEIGHT][0] * prior_share(context)
     cutoffs = context[C_CUTOFFS][color]
     defender = cells[target]
     is_master = km * sign(color) > 0
