@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, KEPT_WHEN_INTERRUPTED, LAST_WEIGHTS,
                                PROGRESS_FILE, best_weights, carry_on, checkpoints, copy_atomically,
                                same_folder, sitting_entry)
+from model.fit_interrupts import interrupts_between_batches
 from pipeline.interrupts import interrupted
 
 MODEL_FILE = "model.keras"
@@ -124,8 +125,10 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
         # Keras writes one line an epoch to a log, and an epoch can take many minutes.
         callbacks.append(progress_lines(LOG_LINE_SECONDS))
     started = time.monotonic()
-    history = model.fit(train, validation_data=validation, epochs=limits.epochs, callbacks=callbacks,
-                        shuffle=False, verbose=1 if on_terminal else 2, initial_epoch=initial_epoch)
+    with interrupts_between_batches() as between_batches:
+        history = model.fit(train, validation_data=validation, epochs=limits.epochs,
+                            callbacks=[*callbacks, between_batches], shuffle=False,
+                            verbose=1 if on_terminal else 2, initial_epoch=initial_epoch)
     seconds = time.monotonic() - started
 
     model.save(os.path.join(out, MODEL_FILE))

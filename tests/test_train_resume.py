@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from model import checkpoints, fit
+from model.fit_interrupts import interrupts_between_batches
 from pipeline.cli import main
 from tests.test_model import PLANES, TOY_OPTIONS, write_toy_records
 
@@ -216,3 +217,42 @@ def test_sigterm_while_an_epoch_is_being_kept_waits_until_its_files_are_written(
                 reached.append("written")
     assert reached == ["written"]
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_a_signal_while_the_network_trains_waits_for_the_next_batch_and_a_second_one_does_not():
+    if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        pytest.skip("SIGTERM is handled by someone else here")
+    reached = []
+    with checkpoints.terminate_as_interrupt():
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts_between_batches() as between_batches:
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.1)   # where the handler would run: inside TensorFlow, say
+                reached.append("noted")
+                with checkpoints.interrupts_deferred():   # an epoch's files meanwhile
+                    reached.append("written")
+                between_batches.on_train_batch_end(0)
+                reached.append("past the batch")
+        assert reached == ["noted", "written"]
+
+        reached.clear()
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts_between_batches():
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.1)
+                reached.append("noted")
+                os.kill(os.getpid(), signal.SIGTERM)   # the user insists
+                time.sleep(0.1)
+                reached.append("past the second")
+        assert reached == ["noted"]
+
+        reached.clear()
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts_between_batches():
+                os.kill(os.getpid(), signal.SIGTERM)
+                time.sleep(0.1)
+                reached.append("fit ended")   # no hook came: acted on when leaving
+        assert reached == ["fit ended"]
+        assert signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL   # train's handler again
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
