@@ -35,9 +35,9 @@ def interrupts_between_batches():
         handlers = {n: h for n in SIGNALS if callable(h := signal.getsignal(n))}
 
     def act_on_pending():
-        if pending:
-            number, frame = pending.pop(0)
-            pending.clear()
+        noted = pending[:]
+        pending.clear()
+        for number, frame in noted:   # in order, until a handler raises
             handlers[number](number, frame)
 
     def note(number, frame):

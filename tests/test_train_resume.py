@@ -222,6 +222,15 @@ def test_sigterm_while_an_epoch_is_being_kept_waits_until_its_files_are_written(
 def test_a_signal_while_the_network_trains_waits_for_the_next_batch_and_a_second_one_does_not():
     if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
         pytest.skip("SIGTERM is handled by someone else here")
+    # Ctrl-C handled as Python does in a terminal: a shell's background job starts with it ignored
+    ctrl_c = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        _signals_while_training()
+    finally:
+        signal.signal(signal.SIGINT, ctrl_c)
+
+
+def _signals_while_training():
     reached = []
     with checkpoints.terminate_as_interrupt():
         with pytest.raises(KeyboardInterrupt):
