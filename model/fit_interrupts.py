@@ -46,23 +46,11 @@ def interrupts_between_batches():
             act_on_pending()
 
     class RaiseBetweenBatches(keras.callbacks.Callback):
-        def on_train_batch_begin(self, batch, logs=None):
+        def _act(self, batch_or_epoch, logs=None):
             act_on_pending()
 
-        def on_train_batch_end(self, batch, logs=None):
-            act_on_pending()
-
-        def on_test_batch_begin(self, batch, logs=None):
-            act_on_pending()
-
-        def on_test_batch_end(self, batch, logs=None):
-            act_on_pending()
-
-        def on_epoch_begin(self, epoch, logs=None):
-            act_on_pending()
-
-        def on_epoch_end(self, epoch, logs=None):
-            act_on_pending()
+        on_train_batch_begin = on_train_batch_end = on_test_batch_begin = on_test_batch_end = _act
+        on_epoch_begin = on_epoch_end = _act
 
     for number in handlers:
         signal.signal(number, note)
