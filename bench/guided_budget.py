@@ -25,7 +25,8 @@ median case's ratio).  Winners must agree wherever two variants settle a case (e
 otherwise).  Results go line by line to ``--log`` (one jsonl per worker), and a
 rerun with the same log skips the solves already there, so a stopped run
 resumes.  BLAS runs single-threaded, as in ``bench.guided_bench``; the workers
-are forked after the searches are compiled and split the cases between them.
+are forked after the searches are compiled, one set a budget, and take the
+cases one at a time, the largest search areas first.
 """
 from __future__ import annotations
 
@@ -105,30 +106,54 @@ def due(done: dict, key: tuple, variants: list[str], budgets: list[int], stage: 
     return any((done.get(case + (v, b)) or {}).get("winner") is not None for v in variants for b in budgets)
 
 
-def run_worker(cases: list[tuple], guides: dict, algorithms: list[str], budgets: list[int],
+def run_worker(cases: list[tuple], queue, guides: dict, algorithms: list[str], budgets: list[int], stage: int,
                log: Path) -> None:
-    done = read_log(log.parent)
+    """Solves what is due at ``budgets[stage]`` for the cases whose indices it takes from ``queue``
+    (None: no more), appending each solve to ``log``."""
+    done = read_log(log.parent)   # every worker's solves of the earlier stages
     variants = list(guides)
     with log.open("a") as out:
-        for stage in range(len(budgets)):   # the first budget for every case before any larger one
-            for draw, file, area, side, problem in cases:
-                for algo in algorithms:
-                    for variant, guide in guides.items():
-                        key = (file, side, algo, variant)
-                        if not due(done, key, variants, budgets, stage):
-                            continue
-                        if guide is not None:
-                            guide.cache.clear()
-                        verdict = Solver(problem).solve(side, algo=algo, max_nodes=budgets[stage], guide=guide)
-                        row = dict(draw=draw, file=file, area=area, side=side, algo=algo, variant=variant,
-                                   budget=budgets[stage], winner=verdict.winner, nodes=verdict.nodes,
-                                   seconds=round(verdict.seconds, 4))
-                        done[key + (budgets[stage],)] = row
-                        out.write(json.dumps(row) + "\n")
-                        out.flush()
-                        settled = "ran out" if verdict.winner is None else f"{color_letter(verdict.winner)} wins"
-                        print(f"{file} {color_letter(side)} first, {algo}, {variant}, budget {budgets[stage]:,}: "
-                              f"{settled}, {verdict.nodes:,} nodes, {verdict.seconds:.2f} s", flush=True)
+        for index in iter(queue.get, None):
+            draw, file, area, side, problem = cases[index]
+            for algo in algorithms:
+                for variant, guide in guides.items():
+                    key = (file, side, algo, variant)
+                    if not due(done, key, variants, budgets, stage):
+                        continue
+                    if guide is not None:
+                        guide.cache.clear()
+                    verdict = Solver(problem).solve(side, algo=algo, max_nodes=budgets[stage], guide=guide)
+                    row = dict(draw=draw, file=file, area=area, side=side, algo=algo, variant=variant,
+                               budget=budgets[stage], winner=verdict.winner, nodes=verdict.nodes,
+                               seconds=round(verdict.seconds, 4))
+                    done[key + (budgets[stage],)] = row
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                    settled = "ran out" if verdict.winner is None else f"{color_letter(verdict.winner)} wins"
+                    print(f"{file} {color_letter(side)} first, {algo}, {variant}, budget {budgets[stage]:,}: "
+                          f"{settled}, {verdict.nodes:,} nodes, {verdict.seconds:.2f} s", flush=True)
+
+
+def run_stage(cases: list[tuple], guides: dict, algorithms: list[str], budgets: list[int], stage: int,
+              workers: int, log: Path) -> list[str]:
+    """One budget for every case, ``workers`` forked processes taking the cases one at a time,
+    the largest search areas first (so that the longest solves do not come last); a line for each
+    worker that failed."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    for index in sorted(range(len(cases)), key=lambda i: -cases[i][2]):
+        queue.put(index)
+    for _ in range(workers):
+        queue.put(None)
+    processes = [context.Process(target=run_worker,
+                                 args=(cases, queue, guides, algorithms, budgets, stage, log / f"solves-{k}.jsonl"))
+                 for k in range(workers)]
+    for process in processes:
+        process.start()
+    for process in processes:
+        process.join()
+    return [f"worker {k} at {budgets[stage]:,} nodes (exit code {process.exitcode})"
+            for k, process in enumerate(processes) if process.exitcode != 0]
 
 
 def final(done: dict, key: tuple, budgets: list[int]) -> dict | None:
@@ -241,18 +266,11 @@ def main(argv=None) -> int:
     print(f"JIT compilation and the first evaluation: {time.perf_counter() - started:.2f} s (excluded)")
 
     args.log.mkdir(parents=True, exist_ok=True)
-    context = multiprocessing.get_context("fork")
-    workers = [context.Process(target=run_worker,
-                               args=(cases[k::args.workers], guides, algorithms, budgets,
-                                     args.log / f"solves-{k}.jsonl"))
-               for k in range(args.workers)]
-    for worker in workers:
-        worker.start()
-    for worker in workers:
-        worker.join()
-    failed = [k for k, worker in enumerate(workers) if worker.exitcode != 0]
+    failed = []
+    for stage in range(len(budgets)):   # the first budget for every case before any larger one
+        failed += run_stage(cases, guides, algorithms, budgets, stage, args.workers, args.log)
     if failed:
-        print(f"worker(s) {failed} failed: the report covers the solves logged", file=sys.stderr)
+        print(f"{', '.join(failed)} failed: the report covers the solves logged", file=sys.stderr)
 
     differ = report(cases, read_log(args.log), list(guides), algorithms, budgets)
     print(f"\nwinners that differ where two variants settled a case: {len(differ)}", *differ, sep="\n  ")

@@ -74,6 +74,27 @@ def framed_problem(path: Path, record: dict) -> tuple[Problem, int] | str:
     return f"no frame with the reported area of {record['area']} points"
 
 
+def reported_problems(open_dirs: list[str], earlier_jsonl: str, outcome: str, low: int, high: int,
+                      exclude: frozenset[str] = frozenset()) -> tuple[dict[str, Path], dict[str, dict]]:
+    """The problems under ``open_dirs`` (by name, as :func:`bench.enclose_guided.open_problems` names
+    them) that the run of ``earlier_jsonl`` reported with ``outcome`` and a search area of ``low``
+    to ``high`` empty points, less the files whose real paths are in ``exclude``; and each one's
+    reading in that run."""
+    problems = open_problems(open_dirs)
+    with open(earlier_jsonl) as f:   # matched by the file read, whatever folder was named
+        earlier = {os.path.realpath(row["file"]): row for row in map(json.loads, f)}
+    reported = {name: earlier.get(os.path.realpath(path), {}) for name, path in problems.items()}
+    kept = {name: path for name, path in problems.items()
+            if reported[name].get("outcome") == outcome and low <= reported[name].get("area", -1) <= high
+            and os.path.realpath(path) not in exclude}
+    return kept, {name: reported[name] for name in kept}
+
+
+def drawn(problems: dict[str, Path], sample: int, seed: int) -> list[str]:
+    """``sample`` of the problems' names (all if fewer), drawn with ``seed``, sorted."""
+    return sorted(random.Random(seed).sample(sorted(problems), min(sample, len(problems))))
+
+
 def solve_in_child(connection, problem: Problem, side: int, algo: str, guide) -> None:
     try:
         verdict = Solver(problem).solve(side, algo=algo, guide=guide)
@@ -132,23 +153,16 @@ def main(argv=None) -> int:
     if not algorithms or any(a not in ALGORITHMS for a in algorithms):
         parser.error(f"--algo: a comma-separated list of {', '.join(ALGORITHMS)}")
 
-    problems = open_problems(args.open)
-    with open(args.earlier) as f:   # matched by the file read, whatever folder was named
-        earlier = {os.path.realpath(row["file"]): row for row in map(json.loads, f)}
     low, _, high = args.areas.partition("-")
     if not (low.isdigit() and high.isdigit()):
         parser.error("--areas: two numbers, LOW-HIGH")
-
-    reported = {name: earlier.get(os.path.realpath(path), {}) for name, path in problems.items()}
-    problems = {name: path for name, path in problems.items()
-                if reported[name].get("outcome") == args.outcome
-                and int(low) <= reported[name].get("area", -1) <= int(high)}
+    problems, reported = reported_problems(args.open, args.earlier, args.outcome, int(low), int(high))
     if not problems:
         print(f"no problems under {', '.join(args.open)} with outcome {args.outcome} and {args.areas} "
               f"empty points in {args.earlier}",
               file=sys.stderr)
         return 1
-    chosen = sorted(random.Random(args.seed).sample(sorted(problems), min(args.sample, len(problems))))
+    chosen = drawn(problems, args.sample, args.seed)
     framed = {}
     for name in chosen:
         found = framed_problem(problems[name], reported[name])

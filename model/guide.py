@@ -48,6 +48,8 @@ WEIGHTS = {"conv": 1.5, "dense": 0.25}
 # and more by the search's own history counts.  300,000 was chosen on the worst guided
 # losses and kept on the unseen problems of bench/draws (RESULTS.md, "The guide's prior
 # fades by default"): 0.381 of the unguided DFS nodes there against 0.502 unfaded.
+# A fresh draw kept it over 1,000,000, which had looked better on those problems
+# (0.476 against 0.550: "A fresh draw: the fade's value and the guide ...").
 FADE_NODES = 300_000
 
 
