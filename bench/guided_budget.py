@@ -1,10 +1,10 @@
 """Unguided, guided and fading guides on the same cases, at node budgets: what each costs.
 
-    python -m bench.guided_budget --draws FILE.jsonl --guide PATH [--fade 0,300000]
+    python -m bench.guided_budget --draws FILE.jsonl... --guide PATH [--fade 0,300000]
                                   [--budgets 6000000,60000000] [--algo dfs] [--workers 2] --log DIR
 
-The cases are the readings of an earlier ``enclose`` run listed in ``--draws``
-(lines of its enclose.jsonl: file, target, area, and optionally the ``draw``
+The cases are the readings of an earlier ``enclose`` run listed in the ``--draws``
+files (lines of its enclose.jsonl: file, target, area, and optionally the ``draw``
 that chose it, as in ``bench/draws/``), framed again as that run reported them
 (:func:`bench.guided_reach.framed_problem`), each with either side moving first.
 Each case is solved in-process by every variant: unguided, and guided by the
@@ -221,7 +221,8 @@ def main(argv=None) -> int:
     from model.guide import Guide
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--draws", required=True, type=Path, help="readings of an earlier enclose run (jsonl)")
+    parser.add_argument("--draws", required=True, type=Path, nargs="+",
+                        help="readings of an earlier enclose run (jsonl files, as in bench/draws)")
     parser.add_argument("--guide", required=True, help="packed network (.tsq) or model folder")
     parser.add_argument("--fade", default="0", help="comma-separated fade values, a guided variant each")
     parser.add_argument("--budgets", default="6000000,60000000", help="comma-separated node budgets, rising")
@@ -245,10 +246,20 @@ def main(argv=None) -> int:
     if args.workers < 1:
         parser.error("--workers: 1 or more")
 
-    cases, left_out = read_cases(args.draws)
+    cases, left_out, seen = [], [], set()
+    for draws in args.draws:
+        more, more_left_out = read_cases(draws)
+        left_out += more_left_out
+        for case in more:   # a problem in two draws is one case (the log knows it by file and side)
+            if (case[1], case[3]) in seen:
+                if case[3] == case[4].to_play:
+                    left_out.append(f"{case[1]}: left out of {draws}: listed in an earlier draw")
+                continue
+            seen.add((case[1], case[3]))
+            cases.append(case)
     print(*left_out, sep="\n")
     readings = len(cases) // 2
-    print(f"{readings + len(left_out)} readings in {args.draws}: {readings} framed again "
+    print(f"{readings + len(left_out)} readings in {', '.join(map(str, args.draws))}: {readings} framed again "
           f"({len(cases)} cases), {len(left_out)} left out")
     if not cases:
         return 1

@@ -68,3 +68,19 @@ def test_the_command_runs_every_variant_agrees_and_resumes_from_its_log(tmp_path
     again = capsys.readouterr().out
     assert "budget 2,000,000:" not in again and "| all | 4 | 4 | 4 | 4 |" in again
     assert sum(len(path.read_text().splitlines()) for path in log.glob("solves-*.jsonl")) == len(rows)
+
+
+def test_several_draws_files_make_one_set_of_cases(tmp_path, capsys):
+    both = _draws(tmp_path)
+    first = tmp_path / "first.jsonl"
+    first.write_text(both.read_text().splitlines(keepends=True)[0])
+    argv = ["--draws", str(first), str(both), "--guide", str(MODEL), "--fade", "300000", "--budgets", "2000000",
+            "--workers", "2", "--log", str(tmp_path / "log")]
+    assert guided_budget.main(argv) == 0
+    out = capsys.readouterr().out
+    # the problem of both files is solved and counted once, and the line says where it was dropped
+    assert f"{OPEN / (NAMES[0] + '.sgf')}: left out of {both}: listed in an earlier draw" in out
+    assert "2 framed again (4 cases), 1 left out" in out
+    assert "| all | 4 | 4 | 4 |" in out
+    rows = [line for path in (tmp_path / "log").glob("solves-*.jsonl") for line in path.read_text().splitlines()]
+    assert len(rows) == 4 * 2
