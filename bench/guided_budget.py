@@ -106,11 +106,10 @@ def due(done: dict, key: tuple, variants: list[str], budgets: list[int], stage: 
     return any((done.get(case + (v, b)) or {}).get("winner") is not None for v in variants for b in budgets)
 
 
-def run_worker(cases: list[tuple], queue, guides: dict, algorithms: list[str], budgets: list[int], stage: int,
-               log: Path) -> None:
+def run_worker(cases: list[tuple], queue, done: dict, guides: dict, algorithms: list[str], budgets: list[int],
+               stage: int, log: Path) -> None:
     """Solves what is due at ``budgets[stage]`` for the cases whose indices it takes from ``queue``
-    (None: no more), appending each solve to ``log``."""
-    done = read_log(log.parent)   # every worker's solves of the earlier stages
+    (None: no more), given the solves ``done`` before this stage, appending each solve to ``log``."""
     variants = list(guides)
     with log.open("a") as out:
         for index in iter(queue.get, None):
@@ -139,6 +138,7 @@ def run_stage(cases: list[tuple], guides: dict, algorithms: list[str], budgets: 
     """One budget for every case, ``workers`` forked processes taking the cases one at a time,
     the largest search areas first (so that the longest solves do not come last); a line for each
     worker that failed."""
+    done = read_log(log)   # every worker's solves of the earlier stages, read once for all
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     for index in sorted(range(len(cases)), key=lambda i: -cases[i][2]):
@@ -146,7 +146,8 @@ def run_stage(cases: list[tuple], guides: dict, algorithms: list[str], budgets: 
     for _ in range(workers):
         queue.put(None)
     processes = [context.Process(target=run_worker,
-                                 args=(cases, queue, guides, algorithms, budgets, stage, log / f"solves-{k}.jsonl"))
+                                 args=(cases, queue, done, guides, algorithms, budgets, stage,
+                                       log / f"solves-{k}.jsonl"))
                  for k in range(workers)]
     for process in processes:
         process.start()
