@@ -4,7 +4,8 @@
 :class:`solver.solver.Solver`).  :func:`generate_moves` tries every point
 of the search area, keeps the legal ones, drops those the rules forbid
 (repetition by a side that is not ko master; a defender move that leaves the
-target in atari, which loses at once), and scores the rest so that the likely
+target in atari, which loses at once; with the attacker as ko master, a defender
+move that fills an eye of the target, which its pass dominates), and scores the rest so that the likely
 best move comes first.  A defender move after which the target is pass-alive
 (:mod:`solver.life`) wins on every path: it is returned alone.  Results go
 into per-depth rows of preallocated buffers, so nothing is allocated per node.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 
 from .jit import inline_kernel, kernel
-from .board import EMPTY, count_liberties, play, undo
+from .board import BORDER, EMPTY, META_STAMP, collect_block, count_liberties, play, undo
 from .life import target_pass_alive
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
 from .table import NODES
@@ -112,6 +113,25 @@ def prior_share(context):
 
 
 @kernel
+def fills_target_eye(context, p, stride):
+    """Whether every neighbour of the empty point p on the board is a stone of the target
+    block: the defender's move there would only take a liberty of its own group."""
+    cells = context[C_CELLS]
+    target = context[C_TARGET]
+    defender = cells[target]
+    for q in (p - 1, p + 1, p - stride, p + stride):
+        if cells[q] != BORDER and cells[q] != defender:
+            return False
+    collect_block(cells, context[C_MARK], context[C_STACK], context[C_META], stride, target)
+    stamp = context[C_META][META_STAMP]
+    mark = context[C_MARK]
+    for q in (p - 1, p + 1, p - stride, p + stride):
+        if cells[q] == defender and mark[q] != stamp:
+            return False
+    return True
+
+
+@kernel
 def generate_moves(context, color, km, depth, hint):
     """Fill row ``depth`` of the move buffers; returns (count, earliest repetition).
 
@@ -138,9 +158,23 @@ def generate_moves(context, color, km, depth, hint):
     direction = 1.0 if color == defender else -1.0
     n = 0
     earliest = INF_DEPTH
+    stride = context[C_STRIDE]
+    # The defender never fills an eye of the target block while the attacker is ko
+    # master: its pass (always allowed then, the target keeping two liberties after
+    # the fill) leaves the attacker the same position less a stone that only took a
+    # liberty of the target, whose capture ends the search; any line the attacker wins
+    # after the fill it wins after the pass, move for move (the defender's moves stay
+    # legal with the liberty back, and the pass only resets the defender's repetition
+    # history, may void the attacker's ko threats and records a pass situation, each
+    # in the defender's favour).  With the defender or nobody as ko master the pass's
+    # reset also frees the attacker's retakes, so the fill is searched as any move.
+    # Measured: RESULTS.md, "The defender does not fill the target's eye".
+    prune_fills = color == defender and km * sign(3 - defender) > 0
     for i in range(area.size):
         p = area[i]
         if cells[p] != EMPTY:
+            continue
+        if prune_fills and fills_target_eye(context, p, stride):
             continue
         captured = play_move(context, p, color)
         if captured < 0:

@@ -228,12 +228,12 @@ def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide)
         assert (again.winner, again.move, again.nodes) == (plain.winner, plain.move, plain.nodes)
 
 
-# Unguided node counts, measured since both searches count their winning moves
-# (movegen.C_CUTOFFS): (problem, colour first, algorithm) → nodes.
+# Unguided node counts, measured since the defender no longer fills the target's eye
+# (movegen.fills_target_eye): (problem, colour first, algorithm) → nodes.
 UNGUIDED_NODES = {
-    ("cc1/900.sgf", BLACK, "dfs"): 12019, ("cc1/900.sgf", BLACK, "dfpn"): 11472,
-    ("gop/10963.sgf", WHITE, "dfs"): 3714, ("gop/10963.sgf", WHITE, "dfpn"): 1145,
-    ("gop/13419.sgf", BLACK, "dfs"): 7591, ("gop/13419.sgf", BLACK, "dfpn"): 10665,
+    ("cc1/900.sgf", BLACK, "dfs"): 11433, ("cc1/900.sgf", BLACK, "dfpn"): 10856,
+    ("gop/10963.sgf", WHITE, "dfs"): 3249, ("gop/10963.sgf", WHITE, "dfpn"): 1119,
+    ("gop/13419.sgf", BLACK, "dfs"): 7814, ("gop/13419.sgf", BLACK, "dfpn"): 10286,
 }
 
 
