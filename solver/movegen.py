@@ -5,8 +5,8 @@
 of the search area, keeps the legal ones, drops those the rules forbid
 (repetition by a side that is not ko master; a defender move that leaves the
 target in atari, which loses at once; with the attacker as ko master, a defender
-move that fills an eye of the target, which its pass dominates), and scores the rest so that the likely
-best move comes first.  A defender move after which the target is pass-alive
+move that fills an eye of the target, which its pass dominates), and scores the
+rest so that the likely best move comes first.  A defender move after which the target is pass-alive
 (:mod:`solver.life`) wins on every path: it is returned alone.  Results go
 into per-depth rows of preallocated buffers, so nothing is allocated per node.
 """
