@@ -251,13 +251,11 @@ def main(argv=None) -> int:
     for draws in args.draws:
         more, more_left_out = read_cases(draws)
         left_out += more_left_out
-        for case in more:   # a problem in two draws is one case (the log knows it by file and side)
-            if (case[1], case[3]) in seen:
-                if case[3] == case[4].to_play:
-                    left_out.append(f"{case[1]}: left out of {draws}: listed in an earlier draw")
-                continue
-            seen.add((case[1], case[3]))
-            cases.append(case)
+        # a problem in two draws is one pair of cases (the log knows a case by file and side)
+        files = {case[1] for case in more}
+        left_out += [f"{name}: left out of {draws}: listed in an earlier draw" for name in sorted(files & seen)]
+        cases += [case for case in more if case[1] not in seen]
+        seen |= files
     print(*left_out, sep="\n")
     readings = len(cases) // 2
     print(f"{readings + len(left_out)} readings in {', '.join(map(str, args.draws))}: {readings} framed again "

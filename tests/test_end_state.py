@@ -207,10 +207,11 @@ def test_a_loser_s_pass_on_the_line_does_not_turn_the_table_s_wins_into_losses()
 def test_a_long_ko_fight_on_a_book_problem_ends_within_the_line_s_move_cap():
     """maeda 10k-5k 071, defender first: three moves into the tree, the defender retook a ko
     after each move inside its own area, and a line needed 102 moves on 19 points (four
-    times the area plus twenty, the cap before, stopped it at 96).  The line relied on moves
-    that fill the target's eyes, which the defender no longer plays
-    (solver.movegen.fills_target_eye, its pass dominating them): every line still ends, and
-    the longest is now 46 moves."""
+    times the area plus twenty, the cap before, stopped it at 96).  Since the defender no
+    longer fills the target's eyes (solver.movegen.fills_target_eye) the search's order has
+    changed and so have the lines read from its table (that 102-move line held no such fill):
+    every line still ends, the longest in 46 moves, and a line over the old cap again would
+    show here."""
     problem = enclosed_book_problem("maeda-tsumego-collection-10k-5k/071.sgf", "maeda 10k-5k 071")
     expansion = expand_tree(problem, problem.defender, max_nodes=2_000_000, max_subproblems=100)
     lines = []
