@@ -24,7 +24,7 @@ from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES
                       C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
                       remove_move, sort_moves, target_lives, undo_move)
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
-                    pass_loop_depth, repd_of, winner_of)
+                    pass_loop_depth, repd_of, sign, winner_of)
 from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, node_key_after, table_claim,
                     table_slot)
 
@@ -106,6 +106,12 @@ def search(context, keys, values, work, color, km, depth):
         d = depths[i]
         path[depth] = position
         if p == PASS:
+            if color == attacker and km * sign(attacker) > 0 and mindepth > depth + 1:
+                # The pass comes last: every board move has lost, relying on nothing of
+                # the path, so the pass loses too (solver.movegen, the attacker's pass:
+                # what a pass situation met again could add, a loss that holds on every
+                # path does not use), and the loss is exact without it.
+                break
             next_km = km_after_pass(path, depth, position, color, km)
             tag = node_key(position, opp, next_km)
             looped = False

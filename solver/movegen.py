@@ -5,8 +5,9 @@
 of the search area, keeps the legal ones, drops those the rules forbid
 (repetition by a side that is not ko master; a defender move that leaves the
 target in atari, which loses at once; with the attacker as ko master, a defender
-move that fills an eye of the target, which its pass dominates), and scores the
-rest so that the likely best move comes first.  A defender move after which the target is pass-alive
+move that fills an eye of the target, which its pass dominates; and the attacker's
+pass while it is ko master and no pass situation is on the path, which never wins where
+no move does), and scores the rest so that the likely best move comes first.  A defender move after which the target is pass-alive
 (:mod:`solver.life`) wins on every path: it is returned alone.  Results go
 into per-depth rows of preallocated buffers, so nothing is allocated per node.
 """
@@ -17,7 +18,7 @@ from .jit import inline_kernel, kernel
 from .board import BORDER, EMPTY, META_STAMP, collect_block, count_liberties, play, undo
 from .life import target_pass_alive
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
-from .table import NODES
+from .table import NODES, TAGS
 
 # context tuple layout; C_IN_AREA .. C_REGION_VITAL are the scratch of solver.life
 # (C_IN_AREA marks the area's points and the target block's stones); C_PRIOR is
@@ -223,7 +224,21 @@ def generate_moves(context, color, km, depth, hint):
         hashes[n] = child
         target_liberties[n] = target_libs
         n += 1
-    if liberties(context, target, 2) > 1:
+    # The attacker's pass is left out while it is ko master and no pass situation is on
+    # the path (no tag, C_TAGS): it never wins where no board move does.  If it wins,
+    # the defender's pass back loses, and that leaves the attacker the same position
+    # worse off (its ko threats voided, the defender's repetition history reset, two
+    # pass situations recorded); so a winning board move there, played here instead,
+    # wins here, move for move: every defender reply here is one there, and a pass
+    # situation met twice here (the defender's win) is met twice there too, as none
+    # was recorded before.  With an earlier pass situation on the path, a repetition of
+    # it under the attacker's ko mastery is a defender win here that the voided
+    # mastery there does not repeat, and the pass is searched (solver.dfs skips it too
+    # where every board move lost on every path).  Only the depth cap, two moves
+    # nearer there, is outside this; a result that reaches it is never stored as exact.
+    # Measured: RESULTS.md, "The attacker's pass while it is ko master".
+    pass_dominated = color != defender and is_master and context[C_COUNTERS][TAGS] == 0
+    if not pass_dominated and liberties(context, target, 2) > 1:
         moves[n] = PASS
         scores[n] = -1e9
         depths[n] = INF_DEPTH
