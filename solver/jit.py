@@ -16,7 +16,10 @@ compiled, not the files of the kernels that function calls and inlines: after
 an edit of ``board.py`` a cached ``dfs.search`` would go on running the old
 board.  So the cache is tied to all of the package's sources at once: when
 their hash differs from the one the cache was built with, the cached machine
-code of the package is removed before anything compiles.
+code of the package is removed before anything compiles.  That holds in each
+folder numba may keep it in: ``__pycache__`` beside the sources and, when
+``NUMBA_CACHE_DIR`` is set, the package's own folder there (a stale kernel was
+once run that way: RESULTS.md, "The attacker's pass while it is ko master").
 """
 from __future__ import annotations
 
@@ -24,10 +27,11 @@ import hashlib
 from pathlib import Path
 
 from numba import njit
+from numba.core import config
+from numba.core.caching import UserProvidedCacheLocator
 
 _PACKAGE = Path(__file__).resolve().parent
-_CACHE = _PACKAGE / "__pycache__"
-_STAMP = _CACHE / "numba-sources.sha256"
+_STAMP_NAME = "numba-sources.sha256"
 
 
 def _sources_hash() -> str:
@@ -37,25 +41,39 @@ def _sources_hash() -> str:
     return digest.hexdigest()
 
 
-def _drop_stale_cache() -> None:
-    """Remove the package's cached machine code when any of its sources changed since it was built."""
-    current = _sources_hash()
+def cache_folders() -> list[Path]:
+    """The folders numba may keep the package's machine code in: ``__pycache__`` beside the
+    sources, and the package's folder under ``NUMBA_CACHE_DIR`` when that is set (numba's
+    ``UserProvidedCacheLocator``, which then comes first)."""
+    folders = [_PACKAGE / "__pycache__"]
+    if config.CACHE_DIR:
+        subpath = UserProvidedCacheLocator.get_suitable_cache_subpath(str(_PACKAGE / "jit.py"))
+        folders.append(Path(config.CACHE_DIR) / subpath)
+    return folders
+
+
+def drop_stale_cache(folder: Path, current: str) -> None:
+    """Remove the cached machine code in ``folder`` unless it was built from the sources whose
+    hash is ``current``; then record ``current`` there."""
+    stamp = folder / _STAMP_NAME
     try:
-        if _STAMP.read_text().strip() == current:
+        if stamp.read_text().strip() == current:
             return
     except OSError:
         pass
     try:
-        _CACHE.mkdir(exist_ok=True)
-        for cached in list(_CACHE.glob("*.nbi")) + list(_CACHE.glob("*.nbc")):
+        folder.mkdir(parents=True, exist_ok=True)
+        for cached in list(folder.glob("*.nbi")) + list(folder.glob("*.nbc")):
             cached.unlink(missing_ok=True)
-        _STAMP.write_text(current + "\n")
+        stamp.write_text(current + "\n")
     except OSError:
         # A read-only install: numba then keeps its cache elsewhere (or none), per its own rules.
         pass
 
 
-_drop_stale_cache()
+_CURRENT = _sources_hash()
+for _folder in cache_folders():
+    drop_stale_cache(_folder, _CURRENT)
 
 #: compiled, cached, no reference counting: for functions that never allocate
 kernel = njit(cache=True, _nrt=False)

@@ -1,6 +1,8 @@
-"""The solver's compiled functions are kernels: no reference counting on the hot path."""
+"""The solver's compiled functions are kernels: no reference counting on the hot path, and
+no machine code cached from older sources."""
 import importlib
 import pkgutil
+from pathlib import Path
 
 from numba.core.registry import CPUDispatcher
 
@@ -26,3 +28,32 @@ def test_every_compiled_solver_function_but_the_entry_points_runs_without_refere
     assert ENTRY_POINTS <= set(functions)
     counted = sorted(name for name, f in functions.items() if f.targetoptions.get("_nrt", True))
     assert counted == sorted(ENTRY_POINTS)
+
+
+def test_the_cache_folders_are_where_numba_keeps_the_solvers_code(monkeypatch, tmp_path):
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator
+
+    from solver import dfs, jit
+
+    monkeypatch.setattr(config, "CACHE_DIR", "")
+    assert jit.cache_folders() == [Path(jit.__file__).resolve().parent / "__pycache__"]
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path))
+    locator = UserProvidedCacheLocator.from_function(dfs.search.py_func, dfs.__file__)
+    assert Path(locator.get_cache_path()) in jit.cache_folders()
+
+
+def test_a_stale_cache_is_dropped_and_a_current_one_kept(tmp_path):
+    from solver import jit
+
+    folder = tmp_path / "cache"
+    folder.mkdir()
+    for name in ("dfs.search-1.py311.nbi", "dfs.search-1.py311.1.nbc"):
+        (folder / name).write_bytes(b"machine code")
+    (folder / "numba-sources.sha256").write_text("an older hash\n")
+    jit.drop_stale_cache(folder, "today's hash")
+    assert sorted(p.name for p in folder.iterdir()) == ["numba-sources.sha256"]
+    assert (folder / "numba-sources.sha256").read_text().strip() == "today's hash"
+    (folder / "dfs.search-1.py311.nbi").write_bytes(b"machine code")
+    jit.drop_stale_cache(folder, "today's hash")
+    assert (folder / "dfs.search-1.py311.nbi").exists()
