@@ -108,9 +108,9 @@ def search(context, keys, values, work, color, km, depth):
         if p == PASS:
             if color == attacker and km * sign(attacker) > 0 and mindepth > depth + 1:
                 # The pass comes last: every board move has lost, relying on nothing of
-                # the path, so the pass loses too (solver.movegen, the attacker's pass:
-                # what a pass situation met again could add, a loss that holds on every
-                # path does not use), and the loss is exact without it.
+                # the path, so no earlier pass situation met again was used, and the
+                # pass loses too (solver.movegen, the attacker's pass); the loss is
+                # exact without it.
                 break
             next_km = km_after_pass(path, depth, position, color, km)
             tag = node_key(position, opp, next_km)

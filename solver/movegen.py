@@ -5,11 +5,12 @@
 of the search area, keeps the legal ones, drops those the rules forbid
 (repetition by a side that is not ko master; a defender move that leaves the
 target in atari, which loses at once; with the attacker as ko master, a defender
-move that fills an eye of the target, which its pass dominates; and the attacker's
-pass while it is ko master and no pass situation is on the path, which never wins where
-no move does), and scores the rest so that the likely best move comes first.  A defender move after which the target is pass-alive
-(:mod:`solver.life`) wins on every path: it is returned alone.  Results go
-into per-depth rows of preallocated buffers, so nothing is allocated per node.
+move that fills an eye of the target, which its pass dominates, and the attacker's
+pass while no pass situation is on the path, which never wins where no move does),
+and scores the rest so that the likely best move comes first.  A defender move after
+which the target is pass-alive (:mod:`solver.life`) wins on every path: it is
+returned alone.  Results go into per-depth rows of preallocated buffers, so nothing
+is allocated per node.
 """
 from __future__ import annotations
 
@@ -233,9 +234,10 @@ def generate_moves(context, color, km, depth, hint):
     # situation met twice here (the defender's win) is met twice there too, as none
     # was recorded before.  With an earlier pass situation on the path, a repetition of
     # it under the attacker's ko mastery is a defender win here that the voided
-    # mastery there does not repeat, and the pass is searched (solver.dfs skips it too
-    # where every board move lost on every path).  Only the depth cap, two moves
-    # nearer there, is outside this; a result that reaches it is never stored as exact.
+    # mastery there does not repeat, and the pass is searched (solver.dfs skips it still
+    # where every board move lost relying on nothing of the path).  Only the depth cap,
+    # two moves nearer there, is outside this; a result that reaches it is never stored
+    # as exact.
     # Measured: RESULTS.md, "The attacker's pass while it is ko master".
     pass_dominated = color != defender and is_master and context[C_COUNTERS][TAGS] == 0
     if not pass_dominated and liberties(context, target, 2) > 1:

@@ -45,7 +45,8 @@ def test_the_attackers_pass_is_left_out_only_as_ko_master_before_any_pass(index)
     # a pass situation on the path: the pass may win by it, and is searched
     assert "pass" in generated(solver, attacker, master, tags=1)
     for ko_master in ("defender", "none"):
-        assert "pass" in generated(solver, attacker, ko_master_value(ko_master, defender)), ko_master
+        km = ko_master_value(ko_master, defender)
+        assert "pass" in generated(solver, attacker, km), ko_master
     # the defender's pass is its own: always there while the target has two liberties
     assert "pass" in generated(solver, defender, master)
 
