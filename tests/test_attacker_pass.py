@@ -4,7 +4,7 @@
 board move wins wherever the pass would: the comment there says why), and DFS skips it
 where every board move has lost on every path.  Checked on a written position in its
 eight orientations and both colours; the verdicts are checked against the reference
-problems' labels (test_solver_reference), df-pn (test_guided_solver) and the peer
+problems' labels and df-pn (test_solver_reference) and the peer
 (test_peer_differential).
 """
 from __future__ import annotations
@@ -13,24 +13,10 @@ import numpy as np
 import pytest
 
 from pipeline.symmetries import transform, transform_point
-from solver import BLACK, WHITE, Solver
+from solver import BLACK, WHITE
 from solver.board import EMPTY
-from solver.movegen import C_COUNTERS, C_MOVES, generate_moves
-from solver.rules import NO_MOVE, PASS
 from solver.solver import ko_master_value
-from solver.table import TAGS
-from test_eye_fill import SIZE, positions, solver_for
-
-
-def generated(solver: Solver, color: int, km: int, tags: int = 0) -> set:
-    counters = solver.context[C_COUNTERS]
-    counters[TAGS] = tags
-    try:
-        count, _ = generate_moves(solver.context, color, km, 0, NO_MOVE)
-    finally:
-        counters[TAGS] = 0
-    moves = solver.context[C_MOVES][0][:count]
-    return {"pass" if m == PASS else solver.board.xy(int(m)) for m in moves}
+from test_eye_fill import SIZE, generated, positions, solver_for
 
 
 @pytest.mark.parametrize("index", range(16))

@@ -14,10 +14,11 @@ import pytest
 from pipeline.symmetries import transform, transform_point
 from solver import BLACK, WHITE, Solver
 from solver.board import EMPTY
-from solver.movegen import C_MOVES, generate_moves
+from solver.movegen import C_COUNTERS, C_MOVES, generate_moves
 from solver.problem import Problem, _check_legal
 from solver.rules import NO_MOVE, PASS
 from solver.solver import ko_master_value
+from solver.table import TAGS
 
 SIZE = 9
 # 'X' defender, '@' the target, 'O' attacker, '.' empty, rows from the top.  The corner
@@ -53,8 +54,15 @@ def solver_for(stones, target, defender) -> Solver:
     return Solver(problem)
 
 
-def generated(solver: Solver, color: int, km: int) -> set:
-    count, _ = generate_moves(solver.context, color, km, 0, NO_MOVE)
+def generated(solver: Solver, color: int, km: int, tags: int = 0) -> set:
+    """The moves generate_moves gives ``color`` at the root, with ``tags`` pass situations
+    counted on the path (C_TAGS)."""
+    counters = solver.context[C_COUNTERS]
+    counters[TAGS] = tags
+    try:
+        count, _ = generate_moves(solver.context, color, km, 0, NO_MOVE)
+    finally:
+        counters[TAGS] = 0
     moves = solver.context[C_MOVES][0][:count]
     return {"pass" if m == PASS else solver.board.xy(int(m)) for m in moves}
 
