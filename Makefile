@@ -32,7 +32,7 @@ SAMPLE ?= 200
 OPEN ?= tests/open-problems
 ENCLOSE_OPTIONS ?=
 
-.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose network network-reference network-report
+.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose network network-reference network-report move-patterns
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -175,6 +175,17 @@ network: $(STAMP) network-reference
 	$(BIN)/tsumego quantize --model $(NETWORK_OUT)/model-longer --bits $(BITS) --no-table
 	mkdir -p $(NETWORK_DIR)
 	cp $(NETWORK_OUT)/model-longer/model-$(BITS)bit.tsq $(NETWORK_OUT)/model-longer/model.json $(NETWORK_DIR)/
+
+# The move order's learned patterns (solver/move_patterns.npz), fitted on searches of
+# book problems enclosed as make network encloses them (the same folder, enclosed first
+# if it is not there), drawn from the training half of the collection, the benchmark
+# draws left out (python -m solver.pattern_training; docs/solver.md).
+PATTERNS_FILE ?= solver/move_patterns.npz
+move-patterns: $(STAMP)
+	test -f $(NETWORK_OUT)/enclosed/enclose.jsonl || $(BIN)/tsumego enclose $(SHARED)/sgf-open \
+	    --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) $(BEAM)
+	$(BIN)/python -m solver.pattern_training $(NETWORK_OUT)/enclosed --out $(PATTERNS_FILE) \
+	    --exclude bench/draws/*.jsonl
 
 # The reference problems expanded as the book problems are, their features split by
 # problem: the train split for make network's training, the test split held out.

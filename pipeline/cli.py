@@ -74,7 +74,8 @@ def board_rows(stones) -> list[str]:
 
 def _solve_one(path: str, args, guide=None) -> dict:
     problem = load_problem(path)
-    solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb)
+    solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
+                    move_patterns=args.move_patterns if args.move_patterns is not None else not args.no_patterns)
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
                            max_nodes=args.max_nodes, guide=guide)
     row = {
@@ -210,6 +211,12 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--guide-fade", type=int, default=None, metavar="N",
                        help="after n nodes the guide's prior counts N / (N + n) of its weight "
                             "(0: it keeps it; default: the guide's own, model.guide.FADE_NODES)")
+    order = solve.add_mutually_exclusive_group()
+    order.add_argument("--move-patterns", default=None, metavar="FILE",
+                       help="learned move patterns to order the moves by (default: the shipped "
+                            "solver/move_patterns.npz)")
+    order.add_argument("--no-patterns", action="store_true",
+                       help="order the moves by the liberty heuristic instead of learned patterns")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.add_argument("--pv", action="store_true",
                        help="add the principal variation and the position at its end")

@@ -22,7 +22,7 @@ from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
                       C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
-                      remove_move, sort_moves, target_lives, undo_move)
+                      record_cut, remove_move, sort_moves, target_lives, undo_move)
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
                     pass_loop_depth, repd_of, sign, winner_of)
 from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, node_key_after, table_claim,
@@ -142,6 +142,7 @@ def search(context, keys, values, work, color, km, depth):
         if winner_of(response) == color:
             if p != PASS:
                 context[C_CUTOFFS][color, p] += 1.0
+                record_cut(context, depth, n, i, color, km)
             result = pack(color, min(d, repd_of(response)), p)
             break
         mindepth = min(mindepth, d, repd_of(response))

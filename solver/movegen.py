@@ -11,6 +11,11 @@ and scores the rest so that the likely best move comes first.  A defender move a
 which the target is pass-alive (:mod:`solver.life`) wins on every path: it is
 returned alone.  Results go into per-depth rows of preallocated buffers, so nothing
 is allocated per node.
+
+The score of an ordinary move is its learned pattern weight (:mod:`solver.patterns`)
+when the solver has a pattern table, else the liberty heuristic; DFS can record the
+moves of the nodes it cuts (:func:`record_cut`), from which the weights are fitted
+(:mod:`solver.pattern_training`).
 """
 from __future__ import annotations
 
@@ -18,6 +23,7 @@ from __future__ import annotations
 from .jit import inline_kernel, kernel
 from .board import BORDER, EMPTY, META_STAMP, collect_block, count_liberties, play, undo
 from .life import target_pass_alive
+from .patterns import learned_weight, move_code, neighbourhood
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
 from .table import NODES, TAGS
 
@@ -29,11 +35,29 @@ from .table import NODES, TAGS
 # the target's liberties after each move (counted up to 8, 0 where the move captures
 # it), which df-pn's first numbers for a child read;
 # C_CUTOFFS counts, float64 [colour, cell], how often each move has won a node for
-# that colour in this solve (the history heuristic)
+# that colour in this solve (the history heuristic);
+# C_PATTERN_TABLE is the learned weights (solver.patterns, TABLE_SIZE float64) and
+# C_PATTERN_SCALE their scale, float64 [1] (0: the liberty heuristic orders instead);
+# C_MOVE_CODES is a row per depth beside C_MOVES: each move's code (solver.patterns);
+# C_RECORD and C_RECORD_COUNT are where DFS records the moves of the nodes it cuts
+# (record_cut; a single row: it records nothing)
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
  C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
  C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT,
- C_TARGET_LIBERTIES, C_CUTOFFS) = range(26)
+ C_TARGET_LIBERTIES, C_CUTOFFS, C_PATTERN_TABLE, C_PATTERN_SCALE, C_MOVE_CODES,
+ C_RECORD, C_RECORD_COUNT) = range(31)
+
+# The record of a cut node's moves: one row a move, int64
+# (node number, code, 1 for the move that won / 0 for one tried before it that lost /
+#  2 for one not tried, the mover, the ko master, the child position's hash as int64)
+(R_NODE, R_CODE, R_OUTCOME, R_COLOR, R_KO_MASTER, R_CHILD) = range(6)
+RECORD_FIELDS = 6
+R_WON, R_LOST, R_UNTRIED = 1, 0, 2
+# C_RECORD_COUNT: rows written, nodes cut so far
+RECORD_ROWS, RECORD_CUTS = 0, 1
+# One cut node in RECORD_EVERY is recorded, chosen by a multiplicative hash of its
+# number, so that the rows spread over the whole search.
+RECORD_EVERY = 8
 
 # Score tiers; the heuristic part of a score stays within (-1, 1).
 CAPTURES_TARGET = 100.0
@@ -172,28 +196,38 @@ def generate_moves(context, color, km, depth, hint):
     # reset also frees the attacker's retakes, so the fill is searched as any move.
     # Measured: RESULTS.md, "The defender does not fill the target's eye".
     prune_fills = color == defender and km * sign(3 - defender) > 0
+    codes = context[C_MOVE_CODES][depth]
+    pattern_table = context[C_PATTERN_TABLE]
+    pattern_scale = context[C_PATTERN_SCALE][0]
     for i in range(area.size):
         p = area[i]
         if cells[p] != EMPTY:
             continue
         if prune_fills and fills_target_eye(context, p, stride):
             continue
+        pattern = neighbourhood(cells, p, stride, color)
         captured = play_move(context, p, color)
         if captured < 0:
             continue
         lives = False
         target_libs = 0
-        if cells[target] == EMPTY:
+        captures_target = cells[target] == EMPTY
+        if captures_target:
             score = CAPTURES_TARGET
+            code = move_code(pattern, color == defender, captured, 0, 1, True)
         else:
             target_libs = liberties(context, target, 8)
             if color == defender and target_libs < 2:
                 undo_move(context)
                 continue
             own_libs = liberties(context, p, 4)
-            score = (0.5 * _squash(captured)
-                     + 0.25 * _squash(direction * target_libs)
-                     + 0.125 * _squash(own_libs - 2.0))
+            code = move_code(pattern, color == defender, captured, target_libs, own_libs, False)
+            if pattern_scale > 0.0:
+                score = pattern_scale * _squash(learned_weight(pattern_table, code))
+            else:
+                score = (0.5 * _squash(captured)
+                         + 0.25 * _squash(direction * target_libs)
+                         + 0.125 * _squash(own_libs - 2.0))
             lives = color == defender and target_lives(context)
         child = context[C_HASH][0]
         undo_move(context)
@@ -208,6 +242,7 @@ def generate_moves(context, color, km, depth, hint):
             depths[0] = d
             hashes[0] = child
             target_liberties[0] = target_libs
+            codes[0] = code
             return 1, earliest
         if lives:
             score += LIVES
@@ -224,6 +259,7 @@ def generate_moves(context, color, km, depth, hint):
         depths[n] = d
         hashes[n] = child
         target_liberties[n] = target_libs
+        codes[n] = code
         n += 1
     # The attacker's pass is left out while it is ko master and no pass situation is on
     # the path (no tag, C_TAGS): it never wins where no board move does.  If it wins,
@@ -246,6 +282,7 @@ def generate_moves(context, color, km, depth, hint):
         depths[n] = INF_DEPTH
         hashes[n] = context[C_HASH][0]
         target_liberties[n] = 2   # at least: the pass's entry is not read
+        codes[n] = -1
         n += 1
     return n, earliest
 
@@ -258,14 +295,17 @@ def sort_moves(context, depth, n):
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
     libs = context[C_TARGET_LIBERTIES][depth]
+    codes = context[C_MOVE_CODES][depth]
     for i in range(1, n):
-        m, s, d, h, b = moves[i], scores[i], depths[i], hashes[i], libs[i]
+        m, s, d, h, b, c = moves[i], scores[i], depths[i], hashes[i], libs[i], codes[i]
         j = i - 1
         while j >= 0 and scores[j] < s:
             moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1] = moves[j], scores[j], depths[j], hashes[j]
             libs[j + 1] = libs[j]
+            codes[j + 1] = codes[j]
             j -= 1
         moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1], libs[j + 1] = m, s, d, h, b
+        codes[j + 1] = c
 
 
 @kernel
@@ -276,7 +316,37 @@ def remove_move(context, depth, n, i):
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
     libs = context[C_TARGET_LIBERTIES][depth]
+    codes = context[C_MOVE_CODES][depth]
     for j in range(i, n - 1):
         moves[j], scores[j], depths[j], hashes[j] = moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1]
         libs[j] = libs[j + 1]
+        codes[j] = codes[j + 1]
     return n - 1
+
+
+@kernel
+def record_cut(context, depth, n, won, color, km):
+    """Record a sample of the nodes DFS cuts: row ``depth``'s n moves (passes left out),
+    where move ``won`` won and the moves before it lost.  Does nothing when the record
+    has a single row or is full."""
+    record = context[C_RECORD]
+    count = context[C_RECORD_COUNT]
+    count[RECORD_CUTS] += 1
+    if record.shape[0] <= 1 or count[RECORD_ROWS] + n > record.shape[0]:
+        return
+    if ((count[RECORD_CUTS] * 2654435761) >> 7) % RECORD_EVERY != 0:
+        return
+    moves = context[C_MOVES][depth]
+    codes = context[C_MOVE_CODES][depth]
+    hashes = context[C_HASHES][depth]
+    for j in range(n):
+        if moves[j] == PASS:
+            continue
+        k = count[RECORD_ROWS]
+        record[k, R_NODE] = count[RECORD_CUTS]
+        record[k, R_CODE] = codes[j]
+        record[k, R_OUTCOME] = R_WON if j == won else (R_LOST if j < won else R_UNTRIED)
+        record[k, R_COLOR] = color
+        record[k, R_KO_MASTER] = km
+        record[k, R_CHILD] = hashes[j]
+        count[RECORD_ROWS] = k + 1

@@ -14,7 +14,8 @@ import numpy as np
 from . import dfpn, dfs
 from .area import DEFAULT_MAX_AREA, search_area
 from .board import BLACK, EMPTY, color_letter
-from .movegen import DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT
+from .movegen import DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT, RECORD_FIELDS
+from .patterns import PATTERN_SCALE, MovePatterns, default_table
 from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
 from .rules import MAX_DEPTH, PASS, move_of, winner_of
@@ -86,9 +87,30 @@ def guide_fade_nodes(guide) -> float:
     return fade
 
 
+def pattern_table(move_patterns) -> np.ndarray | None:
+    """The weight table a solver's move order reads: the shipped one for True, none (the
+    liberty heuristic) for False or None, else the given :class:`MovePatterns` or file."""
+    if move_patterns is True:
+        return default_table()
+    if move_patterns is None or move_patterns is False:
+        return None
+    if not isinstance(move_patterns, MovePatterns):
+        move_patterns = MovePatterns.load(move_patterns)
+    return move_patterns.table()
+
+
 class Solver:
+    """One problem's board, search area and tables.
+
+    ``move_patterns`` orders the moves by learned weights (:mod:`solver.patterns`): True
+    (the shipped ones), False (the liberty heuristic), a :class:`MovePatterns` or a file.
+    The order changes, the verdict never does.  ``record_rows`` > 0 makes DFS record a
+    sample of the nodes it cuts into ``record`` (:func:`solver.movegen.record_cut`;
+    ``record_count`` says how many rows are filled), from which the weights are fitted.
+    """
+
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
-                 max_table_mb: float = DEFAULT_MAX_TABLE_MB):
+                 max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -121,6 +143,10 @@ class Solver:
         self.prior_weight = np.zeros(2, dtype=np.float64)
         # the searches' count of each move's wins, by colour (movegen.C_CUTOFFS), from zero each solve
         self.cutoffs = np.zeros((3, b.cells.size), dtype=np.float64)
+        table = pattern_table(move_patterns)
+        self.pattern_scale = np.array([PATTERN_SCALE if table is not None else 0.0])
+        self.record = np.zeros((max(1, record_rows), RECORD_FIELDS), dtype=np.int64)
+        self.record_count = np.zeros(2, dtype=np.int64)
         self.context = (
             b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
             points, self.target,
@@ -139,6 +165,11 @@ class Solver:
             self.prior_weight,
             np.zeros((rows, width), dtype=np.int32),      # the target's liberties after each move
             self.cutoffs,
+            table if table is not None else np.zeros(1, dtype=np.float64),
+            self.pattern_scale,
+            np.zeros((rows, width), dtype=np.int32),      # each move's code (solver.patterns)
+            self.record,
+            self.record_count,
         )
 
     @property

@@ -148,3 +148,28 @@ def test_every_command_carries_its_own_parser_for_option_errors(capsys):
         args.parser.error("a bad combination")
     assert exited.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1].endswith(" solve: error: a bad combination")
+
+
+def test_solve_orders_by_the_shipped_patterns_another_file_or_none(tmp_path, capsys):
+    from pathlib import Path
+
+    import numpy as np
+
+    from solver.patterns import CAPTURED_LEVELS, OWN_LIBS_LEVELS, TARGET_LIBS_LEVELS, MovePatterns, pattern_classes
+
+    files = [str(p) for p in sorted((Path(__file__).resolve().parents[1] / "sgf-problems" / "eye-shapes").glob("*.sgf"))]
+    _, count = pattern_classes()
+    rng = np.random.default_rng(0)
+    other = tmp_path / "other.npz"
+    MovePatterns(rng.normal(0, 2, (2, count)),
+                 rng.normal(0, 2, (2, CAPTURED_LEVELS, TARGET_LIBS_LEVELS, OWN_LIBS_LEVELS))).save(other)
+    runs = {}
+    for name, options in (("shipped", []), ("none", ["--no-patterns"]), ("other", ["--move-patterns", str(other)])):
+        assert main(["solve", "--json", *options, *files]) == 0
+        runs[name] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    statuses = {name: [row["status"] for row in rows] for name, rows in runs.items()}
+    assert statuses["shipped"] == statuses["none"] == statuses["other"]
+    nodes = {name: sum(row["nodes"] for row in rows) for name, rows in runs.items()}
+    assert len(set(nodes.values())) == 3
+    with pytest.raises(SystemExit):
+        main(["solve", "--no-patterns", "--move-patterns", str(other), files[0]])

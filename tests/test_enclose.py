@@ -114,7 +114,10 @@ def test_an_enclosed_problem_is_sound_and_complete(results, name):
 
 def test_a_failing_book_move_keeps_its_refutation(results):
     book = results["side-live-book-fails"].record["book"]
-    assert book == [{"move": "ka", "wins": False, "refutation": "W[fa]"}]
+    # White kills by taking either outside liberty on the left; which one the search
+    # finds first depends on its move order
+    assert len(book) == 1 and book[0]["move"] == "ka" and book[0]["wins"] is False
+    assert book[0]["refutation"] in ("W[fa]", "W[fb]")
     assert results["book-move-fails-edge"].record["book"][0]["refutation"] == "W[aa]"
     assert results["book-move-fails-edge"].sgf is None
 
@@ -319,7 +322,8 @@ def test_a_region_that_fits_is_not_read_again(monkeypatch):
 
 def test_an_unsettled_reading_names_the_solve_that_ran_out():
     source = OPEN / "corner-live-bulky-five.sgf"
-    record = enclose_file(source.read_bytes(), str(source), "corner-live-bulky-five", 3, 40).record
+    # one node: the first solve of every reading runs out
+    record = enclose_file(source.read_bytes(), str(source), "corner-live-bulky-five", 1, 40).record
     assert record["outcome"] == "unsettled"
     stalled = [r["stalled"] for r in record["readings"] if r["verdict"] == "unsettled"]
     assert stalled and set(stalled) <= {"to-play-first"}

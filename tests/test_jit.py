@@ -9,9 +9,10 @@ from numba.core.registry import CPUDispatcher
 import solver
 
 # Compiled functions that allocate their scratch arrays, so they need numba's
-# reference counting; each runs once per position, solve or board, never per node.
+# reference counting; each runs once per position, solve or board, never per node
+# (solver.pattern_training.table_outcomes labels a solve's recorded moves once it ends).
 ENTRY_POINTS = {"solver.area._area_and_safe", "solver.dfpn.solve", "solver.table.rehash",
-                "solver.tactics.tactical_maps"}
+                "solver.tactics.tactical_maps", "solver.pattern_training.table_outcomes"}
 
 
 def compiled_functions():

@@ -75,7 +75,7 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 RETRY = (SETTLED, KO, BOOK_FAILS)
 # Raised with every change that can change a reading's verdict, so that a rerun over an
 # earlier run's folder redoes its records (part of enclose's settings).
-READING_VERSION = 6   # 6: the attacker's pass left out as ko master (solver.movegen, solver.dfs)
+READING_VERSION = 7   # 7: moves ordered by learned patterns (solver.patterns)
 MAX_TARGETS = 4     # blocks of a region tried as the target
 # Frames tried, one after the other, while the defender may still lack room: (reach, margin),
 # the reach in steps from the defender's stones and the lines added to the stones' box on its
