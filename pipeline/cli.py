@@ -52,6 +52,7 @@ from pipeline.interrupts import interrupted, raising_interrupt
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
 from solver.problem import reason_of
 from solver.board import color_letter
+from solver.patterns import MovePatterns
 
 # One module per subcommand (or per group of closely related subcommands), in help order.
 COMMAND_MODULES = (train, cross_validation, quantize, report, evaluate,
@@ -75,7 +76,7 @@ def board_rows(stones) -> list[str]:
 def _solve_one(path: str, args, guide=None) -> dict:
     problem = load_problem(path)
     solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
-                    move_patterns=args.move_patterns if args.move_patterns is not None else not args.no_patterns)
+                    move_patterns=args.order)
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
                            max_nodes=args.max_nodes, guide=guide)
     row = {
@@ -163,6 +164,13 @@ def cmd_solve(args) -> int:
     if args.guide_fade is not None and args.guide_fade < 0:
         args.parser.error("--guide-fade must not be negative")
     guide = load_guide(guide_path(args))
+    # the move order: the shipped patterns, none, or a file read once (a bad one stops the run)
+    args.order = not args.no_patterns
+    if args.move_patterns is not None:
+        try:
+            args.order = MovePatterns.load(args.move_patterns)
+        except ValueError as exc:
+            raise CommandError(str(exc), code=2) from exc
     if args.guide_fade is not None:
         if guide is None:   # said, not ignored: the option would change nothing
             args.parser.error("--guide-fade needs a guide (--no-guide, or no network is shipped)")

@@ -133,12 +133,14 @@ def top_move_wins(scores, labels, starts, segment, nodes_mask) -> float:
     return float(share[nodes_mask].mean()) if nodes_mask.any() else float("nan")
 
 
-def fit(rows: np.ndarray, l2: float = 1e-5, iterations: int = 400, log=print) -> tuple[MovePatterns, dict]:
+def fit(rows: np.ndarray, l2: float = 1e-5, iterations: int = 400) -> tuple[MovePatterns, dict]:
     """Fit the weights on rows (node, code, label); returns them and the held-out figures."""
     rows = rows[np.argsort(rows[:, 0], kind="stable")]
     fields = code_fields(rows[:, 1])
     # a move that captures the target comes first whatever its weight
     rows = rows[fields["captures_target"] == 0]
+    if len(rows) == 0:
+        raise ValueError("no labelled moves to fit the weights on")
     nodes, codes, labels = rows[:, 0], rows[:, 1], rows[:, 2].astype(np.float64)
     starts = np.flatnonzero(np.r_[True, nodes[1:] != nodes[:-1]])
     sizes = np.diff(np.r_[starts, len(nodes)])
@@ -225,7 +227,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(paths)} problems drawn from {args.enclosed} ({low}-{high} empty points, training half)")
     rows = collect(paths, args.max_nodes, args.workers)
     print(f"{len(rows):,} labelled moves in {time.perf_counter() - started:.0f} s")
-    patterns, figures = fit(rows, args.l2, args.iterations)
+    try:
+        patterns, figures = fit(rows, args.l2, args.iterations)
+    except ValueError as exc:
+        print(f"error: {args.enclosed}: {exc}", file=sys.stderr)
+        return 1
     patterns.save(args.out)
     figures["problems"] = len(paths)
     figures["seconds"] = round(time.perf_counter() - started, 1)

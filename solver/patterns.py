@@ -175,11 +175,15 @@ class MovePatterns:
 
     @classmethod
     def load(cls, path: str | Path) -> "MovePatterns":
-        with np.load(path) as data:
-            patterns = cls(data["pattern_weights"].astype(np.float64),
-                           data["cross_weights"].astype(np.float64).reshape(
-                               2, CAPTURED_LEVELS, TARGET_LIBS_LEVELS, OWN_LIBS_LEVELS))
-        patterns.table()   # checks the shapes
+        """The weights in ``path``; ValueError naming the file when it holds none."""
+        try:
+            with np.load(path) as data:
+                patterns = cls(data["pattern_weights"].astype(np.float64),
+                               data["cross_weights"].astype(np.float64).reshape(
+                                   2, CAPTURED_LEVELS, TARGET_LIBS_LEVELS, OWN_LIBS_LEVELS))
+            patterns.table()   # checks the shapes
+        except (OSError, KeyError, ValueError, AttributeError) as exc:
+            raise ValueError(f"{path}: not a move patterns file ({exc})") from exc
         return patterns
 
 

@@ -173,3 +173,8 @@ def test_solve_orders_by_the_shipped_patterns_another_file_or_none(tmp_path, cap
     assert len(set(nodes.values())) == 3
     with pytest.raises(SystemExit):
         main(["solve", "--no-patterns", "--move-patterns", str(other), files[0]])
+    # a file that holds no patterns stops the run with one line naming it
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not an npz")
+    assert main(["solve", "--move-patterns", str(bad), files[0]]) == 2
+    assert f"{bad}: not a move patterns file" in capsys.readouterr().err

@@ -284,3 +284,8 @@ def test_problems_are_drawn_from_the_training_half_only(tmp_path):
     drawn = chosen_problems(tmp_path, 1000, (8, 17), {excluded}, seed=0)
     assert sorted(drawn) == sorted(str(tmp_path / f"{n}.sgf") for n in half[1:])
     assert chosen_problems(tmp_path, 1000, (11, 17), set(), seed=0) == []
+
+
+def test_nothing_to_fit_is_said_not_crashed_on():
+    with pytest.raises(ValueError, match="no labelled moves"):
+        fit(np.zeros((0, 3), dtype=np.int64))
