@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from solver import ProblemError, Solver, load_problem, search_area
-from solver.pattern_training import training_half
+from solver.pattern_training import enclosed_names
 
 SHARED = Path(__file__).resolve().parents[1] / ".." / "shared" / "sgf-problems"
 
@@ -38,9 +38,7 @@ def cases(enclosed: Path, sample: int, areas: tuple[int, int]) -> list[tuple[str
         except ProblemError:
             continue
         out.append(("reference", str(path)))
-    entries = [json.loads(line) for line in (enclosed / "enclose.jsonl").read_text().splitlines() if line.strip()]
-    names = sorted(e["problem"] for e in entries if e["outcome"] == "enclosed"
-                   and areas[0] <= e["area"] <= areas[1] and not training_half(e["problem"]))
+    names = enclosed_names(enclosed, areas, training=False)
     for name in sorted(random.Random(0).sample(names, min(sample, len(names)))):
         out.append(("enclosed", str(enclosed / f"{name}.sgf")))
     return out

@@ -73,10 +73,10 @@ def board_rows(stones) -> list[str]:
     return ["".join(".XO"[int(c)] for c in row) for row in stones]
 
 
-def _solve_one(path: str, args, guide=None) -> dict:
+def _solve_one(path: str, args, guide=None, move_patterns=True) -> dict:
     problem = load_problem(path)
     solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
-                    move_patterns=args.order)
+                    move_patterns=move_patterns)
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
                            max_nodes=args.max_nodes, guide=guide)
     row = {
@@ -165,10 +165,10 @@ def cmd_solve(args) -> int:
         args.parser.error("--guide-fade must not be negative")
     guide = load_guide(guide_path(args))
     # the move order: the shipped patterns, none, or a file read once (a bad one stops the run)
-    args.order = not args.no_patterns
+    move_patterns = not args.no_patterns
     if args.move_patterns is not None:
         try:
-            args.order = MovePatterns.load(args.move_patterns)
+            move_patterns = MovePatterns.load(args.move_patterns)
         except ValueError as exc:
             raise CommandError(str(exc), code=2) from exc
     if args.guide_fade is not None:
@@ -178,7 +178,7 @@ def cmd_solve(args) -> int:
     failed = 0
     for path in args.files:
         try:
-            row = _solve_one(path, args, guide)
+            row = _solve_one(path, args, guide, move_patterns)
         except Exception as exc:   # a bad file is one line and the batch goes on
             print(f"error: {path}: {reason_of(exc)}", file=sys.stderr)
             failed += 1

@@ -117,7 +117,9 @@ def _features(codes: np.ndarray):
 
 
 def heuristic_scores(codes: np.ndarray) -> np.ndarray:
-    """The liberty heuristic's score of each code (solver.movegen, without the patterns)."""
+    """The liberty heuristic's score of each code (solver.movegen without the patterns, whose
+    formula this repeats on arrays; the same wherever the target keeps under 7 liberties, the
+    code counting them up to 7 where the move generation counts up to 8)."""
     fields = code_fields(codes)
     squash = lambda x: x / (1.0 + np.abs(x))
     direction = np.where(fields["role"] == 1, 1.0, -1.0)
@@ -196,11 +198,18 @@ def excluded_problems(files: list[str]) -> set[str]:
     return names
 
 
-def chosen_problems(enclosed: Path, count: int, areas: tuple[int, int], exclude: set[str], seed: int) -> list[str]:
+def enclosed_names(enclosed: Path, areas: tuple[int, int], training: bool = True) -> list[str]:
+    """The problems (``collection/number``, sorted) an ``enclose`` output enclosed with an area
+    in ``areas``, of the training half, or with ``training`` False of the other half."""
     entries = [json.loads(line) for line in (enclosed / "enclose.jsonl").read_text().splitlines() if line.strip()]
-    names = sorted(e["problem"] for e in entries
-                   if e["outcome"] == "enclosed" and areas[0] <= e["area"] <= areas[1]
-                   and training_half(e["problem"]) and e["problem"] not in exclude)
+    return sorted(e["problem"] for e in entries
+                  if e["outcome"] == "enclosed" and areas[0] <= e["area"] <= areas[1]
+                  and training_half(e["problem"]) == training)
+
+
+def chosen_problems(enclosed: Path, count: int, areas: tuple[int, int], exclude: set[str], seed: int) -> list[str]:
+    """The files of ``count`` problems of the training half drawn with ``seed`` (all for 0)."""
+    names = [name for name in enclosed_names(enclosed, areas) if name not in exclude]
     if count <= 0 or count >= len(names):
         return [str(enclosed / f"{name}.sgf") for name in names]
     rng = np.random.default_rng(seed)

@@ -53,7 +53,8 @@ TABLE_SIZE = CROSS_OFFSET + CROSS_SIZE
 # The learned score lies within (-PATTERN_SCALE, PATTERN_SCALE), the range of the
 # liberty heuristic it replaces (0.5 + 0.25 + 0.125), so the tiers above it (a hint, a
 # known win, the guide's prior and the history counts) keep their places.  Of the
-# scales tried, 0.875 took fewer nodes than 1.9 (RESULTS.md, "Learned move patterns").
+# scales tried, 0.875 took fewer nodes than 1.9 and as many as 0.5 (RESULTS.md,
+# "Learned move patterns").
 PATTERN_SCALE = 0.875
 
 # The neighbours in code order, as (dx, dy): up, down, left, right, then the diagonals.

@@ -210,9 +210,9 @@ def test_a_long_ko_fight_on_a_book_problem_ends_within_the_line_s_move_cap():
     times the area plus twenty, the cap before, stopped it at 96).  Since the defender no
     longer fills the target's eyes (solver.movegen.fills_target_eye) the search's order has
     changed and so have the lines read from its table (that 102-move line held no such fill):
-    every line still ends, the longest in 46 moves then and in 90 since the attacker's pass
-    is left out as ko master (solver.movegen), and a line over the old cap again would show
-    here."""
+    every line still ends, the longest in 46 moves then, in 90 once the attacker's pass was
+    left out as ko master (solver.movegen) and in 44 since the moves are ordered by learned
+    patterns (solver.patterns), and a line over the old cap again would show here."""
     problem = enclosed_book_problem("maeda-tsumego-collection-10k-5k/071.sgf", "maeda 10k-5k 071")
     expansion = expand_tree(problem, problem.defender, max_nodes=2_000_000, max_subproblems=100)
     lines = []

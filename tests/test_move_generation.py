@@ -1,4 +1,4 @@
-"""Move generation's rows stay aligned: each move's recorded target liberties are the board's.
+"""Move generation's rows stay aligned: each move's recorded target liberties and code are the board's.
 
 And the history heuristic: DFS counts each node's winning move
 (``movegen.C_CUTOFFS``), df-pn each proven node's, the order raises a counted
@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from solver import BLACK, WHITE, Solver, load_problem
-from solver.movegen import (C_MOVES, C_SCORES, C_TARGET_LIBERTIES, CUTOFF_SCALE, CUTOFF_WEIGHT,
-                            generate_moves, remove_move, sort_moves)
+from solver.movegen import (C_MOVE_CODES, C_MOVES, C_SCORES, C_TARGET_LIBERTIES, CUTOFF_SCALE,
+                            CUTOFF_WEIGHT, generate_moves, remove_move, sort_moves)
+from solver.patterns import TARGET_LIBS_LEVELS, code_fields, neighbourhood
 from solver.rules import NO_MOVE, PASS
 
 OWN_PROBLEMS = sorted((Path(__file__).resolve().parents[1] / "sgf-problems").glob("eye-shapes/*.sgf"))
@@ -39,11 +41,19 @@ def recounted_liberties(solver: Solver, move: int, color: int) -> int:
 
 
 def assert_rows_aligned(solver: Solver, color: int, count: int) -> None:
+    """Each move's target liberties and code (solver.patterns: its neighbourhood, role and
+    the target's liberties after it) are the board's."""
     moves = solver.context[C_MOVES][0]
     liberties = solver.context[C_TARGET_LIBERTIES][0]
+    codes = solver.context[C_MOVE_CODES][0]
     for i in range(count):
         if moves[i] != PASS:
-            assert liberties[i] == recounted_liberties(solver, int(moves[i]), color), i
+            recounted = recounted_liberties(solver, int(moves[i]), color)
+            assert liberties[i] == recounted, i
+            fields = code_fields(np.array([codes[i]]))
+            assert fields["pattern"][0] == neighbourhood(solver.board.cells, int(moves[i]), solver.board.stride, color)
+            assert fields["role"][0] == (color == solver.defender)
+            assert fields["target_libs"][0] == min(recounted, TARGET_LIBS_LEVELS - 1)
 
 
 def test_the_own_problems_are_there():
@@ -51,7 +61,7 @@ def test_the_own_problems_are_there():
 
 
 @pytest.mark.parametrize("path", OWN_PROBLEMS, ids=lambda p: p.stem)
-def test_target_liberties_follow_their_moves_through_sort_and_removal(path):
+def test_target_liberties_and_codes_follow_their_moves_through_sort_and_removal(path):
     problem = load_problem(str(path))
     for color in (BLACK, WHITE):
         solver = Solver(problem)

@@ -1,6 +1,6 @@
 """Learned move patterns (solver.patterns): the same under the board's symmetries and a colour
-swap, carried with their moves, scored as documented, fitted from what DFS records, and never
-changing a verdict."""
+swap, scored as documented, fitted from what DFS records, and never changing a verdict (that
+each move's code follows it through sorting and removal: tests/test_move_generation.py)."""
 from __future__ import annotations
 
 import json
@@ -13,10 +13,10 @@ from pipeline.symmetries import transform, transform_point
 from solver import BLACK, WHITE, Solver, load_problem
 from solver.board import EMPTY
 from solver.movegen import (C_MOVE_CODES, C_MOVES, C_SCORES, R_CHILD, R_CODE, R_COLOR, R_KO_MASTER,
-                            R_LOST, R_NODE, R_OUTCOME, R_UNTRIED, R_WON, RECORD_CUTS, RECORD_EVERY, RECORD_ROWS, generate_moves, remove_move,
-                            sort_moves)
-from solver.pattern_training import (NODE_STRIDE, table_outcomes, chosen_problems, fit, labelled_moves,
-                                     training_half)
+                            R_LOST, R_NODE, R_OUTCOME, R_UNTRIED, R_WON, RECORD_CUTS, RECORD_EVERY, RECORD_ROWS,
+                            generate_moves)
+from solver.pattern_training import (NODE_STRIDE, chosen_problems, fit, heuristic_scores, labelled_moves,
+                                     table_outcomes, training_half)
 from solver.patterns import (CAPTURED_LEVELS, OWN_LIBS_LEVELS, PATTERN_SCALE, PATTERNS, TABLE_SIZE,
                              TARGET_LIBS_LEVELS, MovePatterns, code_fields, default_table, learned_weight,
                              move_code, neighbourhood, pattern_classes, transform_pattern)
@@ -89,41 +89,6 @@ def test_weights_survive_a_round_trip_and_wrong_shapes_are_refused(tmp_path):
         MovePatterns(patterns.pattern_weights[:, :-1], patterns.cross_weights).table()
 
 
-def recounted(solver: Solver, move: int, color: int) -> int:
-    x, y = solver.board.xy(move)
-    assert solver.play(x, y, color)
-    try:
-        return 0 if solver.target_captured() else solver.board.liberties(*solver.problem.target)
-    finally:
-        solver.take_back()
-
-
-def assert_codes_aligned(solver: Solver, color: int, count: int) -> None:
-    moves, codes = solver.context[C_MOVES][0], solver.context[C_MOVE_CODES][0]
-    cells, stride = solver.board.cells, solver.board.stride
-    for i in range(count):
-        if moves[i] == PASS:
-            continue
-        fields = code_fields(np.array([codes[i]]))
-        assert fields["pattern"][0] == neighbourhood(cells, int(moves[i]), stride, color)
-        assert fields["role"][0] == (color == solver.defender)
-        assert fields["target_libs"][0] == min(recounted(solver, int(moves[i]), color), TARGET_LIBS_LEVELS - 1)
-
-
-@pytest.mark.parametrize("path", EYE_SHAPES, ids=lambda p: p.stem)
-def test_codes_follow_their_moves_through_sort_and_removal(path):
-    problem = load_problem(str(path))
-    for color in (BLACK, WHITE):
-        solver = Solver(problem)
-        count, _ = generate_moves(solver.context, color, 0, 0, NO_MOVE)
-        assert_codes_aligned(solver, color, count)
-        sort_moves(solver.context, 0, count)
-        assert_codes_aligned(solver, color, count)
-        while count > 1:
-            count = remove_move(solver.context, 0, count, count // 2)
-            assert_codes_aligned(solver, color, count)
-
-
 def ordinary_scores(solver: Solver, color: int) -> list[tuple[float, int]]:
     """(score, code) of the generated moves that neither capture the target, nor make it
     pass-alive, nor repeat a position (their score is the learned or heuristic part alone)."""
@@ -140,7 +105,7 @@ def ordinary_scores(solver: Solver, color: int) -> list[tuple[float, int]]:
 def test_the_score_is_the_squashed_learned_weight_within_the_heuristics_range():
     patterns = random_patterns(1)
     table = patterns.table()
-    checked = 0
+    checked = compared = 0
     for path in EYE_SHAPES:
         problem = load_problem(str(path))
         for color in (BLACK, WHITE):
@@ -153,9 +118,14 @@ def test_the_score_is_the_squashed_learned_weight_within_the_heuristics_range():
             # the same moves, in the same generation order, scored by the liberty heuristic
             plain = ordinary_scores(Solver(problem, move_patterns=False), color)
             assert [c for _, c in plain] == [c for _, c in scored]
+            # the fitting's copy of the heuristic scores what the move generation scored
+            counted = [(s, c) for s, c in plain if code_fields(np.array([c]))["target_libs"][0] < 7]
+            assert np.allclose(heuristic_scores(np.array([c for _, c in counted], dtype=np.int64)),
+                               [s for s, _ in counted])
+            compared += len(counted)
             if len(scored) > 1:
                 assert [s for s, _ in plain] != [s for s, _ in scored]
-    assert checked > 20
+    assert checked > 20 and compared > 20
 
 
 def own_problems():
