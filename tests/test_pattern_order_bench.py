@@ -23,9 +23,21 @@ def test_one_case_is_solved_both_ways_and_summed(tmp_path):
     rows = solve_case(("enclosed", str(path), "dfs", 100_000))
     assert len(rows) == 2
     for row in rows:
-        assert row["heuristic"]["winner"] == row["patterns"]["winner"] is not None
+        assert row["baseline"]["winner"] == row["patterns"]["winner"] is not None
     table = summary(rows)
-    nodes = [sum(r[k]["nodes"] for r in rows) for k in ("heuristic", "patterns")]
+    nodes = [sum(r[k]["nodes"] for r in rows) for k in ("baseline", "patterns")]
     enclosed_row = [line for line in table if line.startswith("| dfs | enclosed |")][0]
     assert f"({nodes[1]:,} / {nodes[0]:,})" in enclosed_row and enclosed_row.endswith("| 0 |")
     assert "| 2 / 2 |" in enclosed_row
+
+
+def test_two_weights_files_can_be_compared(tmp_path):
+    from pathlib import Path
+
+    from solver.patterns import DEFAULT_PATH
+
+    path = sorted((Path(__file__).resolve().parents[1] / "sgf-problems" / "eye-shapes").glob("*.sgf"))[0]
+    same = solve_case(("enclosed", str(path), "dfs", 100_000, str(DEFAULT_PATH), str(DEFAULT_PATH)))
+    shipped = solve_case(("enclosed", str(path), "dfs", 100_000))
+    for row, against_heuristic in zip(same, shipped):
+        assert row["baseline"]["nodes"] == row["patterns"]["nodes"] == against_heuristic["patterns"]["nodes"]
