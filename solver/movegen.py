@@ -38,7 +38,8 @@ from .table import NODES, TAGS
 # that colour in this solve (the history heuristic);
 # C_PATTERN_TABLE is the learned weights (solver.patterns, TABLE_SIZE float64) and
 # C_PATTERN_SCALE their scale, float64 [1] (0: the liberty heuristic orders instead);
-# C_MOVE_CODES is a row per depth beside C_MOVES: each move's code (solver.patterns);
+# C_MOVE_CODES is a row per depth beside C_MOVES: each move's code (solver.patterns;
+# its neighbourhood left 0 where neither the patterns nor a record read it);
 # C_RECORD and C_RECORD_COUNT are where DFS records the moves of the nodes it cuts
 # (record_cut; a single row: it records nothing)
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
@@ -199,13 +200,16 @@ def generate_moves(context, color, km, depth, hint):
     codes = context[C_MOVE_CODES][depth]
     pattern_table = context[C_PATTERN_TABLE]
     pattern_scale = context[C_PATTERN_SCALE][0]
+    # a move's neighbourhood (eight reads of the board) is read only where its code is
+    # used: to score it, or to record it; otherwise the codes hold the effects alone
+    read_neighbourhoods = pattern_scale > 0.0 or context[C_RECORD].shape[0] > 1
     for i in range(area.size):
         p = area[i]
         if cells[p] != EMPTY:
             continue
         if prune_fills and fills_target_eye(context, p, stride):
             continue
-        pattern = neighbourhood(cells, p, stride, color)
+        pattern = neighbourhood(cells, p, stride, color) if read_neighbourhoods else 0
         captured = play_move(context, p, color)
         if captured < 0:
             continue

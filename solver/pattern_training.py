@@ -33,8 +33,8 @@ import numpy as np
 from numba import njit
 
 from .movegen import R_CHILD, R_CODE, R_COLOR, R_KO_MASTER, R_LOST, R_NODE, R_OUTCOME, R_WON, RECORD_ROWS
-from .patterns import (CAPTURED_LEVELS, OWN_LIBS_LEVELS, TARGET_LIBS_LEVELS, MovePatterns, code_fields,
-                       pattern_classes)
+from .patterns import (CAPTURED_LEVELS, CROSS_OFFSET, CROSS_SIZE, OWN_LIBS_LEVELS, TARGET_LIBS_LEVELS,
+                       MovePatterns, code_fields, cross_index, pattern_classes)
 from .problem import ProblemError, load_problem
 from .solver import Solver
 from .table import node_key, table_slot
@@ -108,12 +108,15 @@ def collect(paths: list[str], max_nodes: int, workers: int, log=print) -> np.nda
 
 
 def _features(codes: np.ndarray):
+    """Each code's two weight indices in the fitted vector (neighbourhood class, then its
+    effects, laid out as the move order's table lays them out: patterns.cross_index), the
+    vector's size and the classes' count."""
     fields = code_fields(codes)
     classes, count = pattern_classes()
     pattern = classes[fields["pattern"]] + fields["role"] * count
-    cross = 2 * count + ((fields["role"] * CAPTURED_LEVELS + fields["captured"]) * TARGET_LIBS_LEVELS
-                         + fields["target_libs"]) * OWN_LIBS_LEVELS + fields["own_libs"]
-    return pattern, cross, 2 * count + 2 * CAPTURED_LEVELS * TARGET_LIBS_LEVELS * OWN_LIBS_LEVELS, count
+    # the compiled kernel's own Python body, run on the whole array
+    cross = cross_index.py_func(np.asarray(codes, dtype=np.int64)) - CROSS_OFFSET + 2 * count
+    return pattern, cross, 2 * count + CROSS_SIZE, count
 
 
 def heuristic_scores(codes: np.ndarray) -> np.ndarray:

@@ -116,8 +116,14 @@ def test_the_score_is_the_squashed_learned_weight_within_the_heuristics_range():
                 assert abs(score) < PATTERN_SCALE
             checked += len(scored)
             # the same moves, in the same generation order, scored by the liberty heuristic
-            plain = ordinary_scores(Solver(problem, move_patterns=False), color)
+            # (with a record, which reads the neighbourhoods, so that the codes are whole)
+            plain = ordinary_scores(Solver(problem, move_patterns=False, record_rows=2), color)
             assert [c for _, c in plain] == [c for _, c in scored]
+            # without patterns or a record the neighbourhoods are not read: the codes hold
+            # the effects alone, and the scores are the same
+            unread = ordinary_scores(Solver(problem, move_patterns=False), color)
+            assert [c for _, c in unread] == [c & ~(PATTERNS - 1) for _, c in plain]
+            assert [s for s, _ in unread] == [s for s, _ in plain]
             # the fitting's copy of the heuristic scores what the move generation scored
             counted = [(s, c) for s, c in plain if code_fields(np.array([c]))["target_libs"][0] < 7]
             assert np.allclose(heuristic_scores(np.array([c for _, c in counted], dtype=np.int64)),
