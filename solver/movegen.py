@@ -62,23 +62,26 @@ RECORD_EVERY = 8
 
 # Score tiers; the heuristic part of a score stays within (-1, 1).
 CAPTURES_TARGET = 100.0
-KNOWN_WIN = 10.0
+KNOWN_WIN = 16.0     # HINT + 4: the two tiers kept their order when HINT rose from 6
 LIVES = 20.0          # the move makes the target pass-alive
-HINT = 6.0            # over the heuristic part, the prior and the cutoffs together (< 4.9)
+HINT = 12.0           # over the heuristic part, the prior and the cutoffs together (< 10.9)
 REPEATS = 50.0
 # A guided solve adds weight * prior[colour, p] (the guide's probability that p is
 # the mover's winning move, summing to at most 1 over the moves) to a move that
 # repeats no position.  The weight is the guide's (its ``weight``, else
 # DEFAULT_PRIOR_WEIGHT), at most MAX_PRIOR_WEIGHT: with the heuristic part within
-# 0.875, a likely move may then outrank the liberty heuristics but never a hint
-# (over 5.1), a known win or a capture, and moves that need a ko threat keep
-# their order.  How sharp a guide is sets its best weight: of the weights tried
-# on the reference problems, 1.5 took the fewest nodes with the shipped (conv)
-# network, 0.16-0.35 with the dense network of `make all`, for which 1.5 took
-# DFS more nodes than no guide (docs/solver.md, "Guided search").  Zero when
-# unguided: the order, and so the node counts, are then exactly the unguided ones.
-DEFAULT_PRIOR_WEIGHT = 1.5
-MAX_PRIOR_WEIGHT = 2.0
+# 0.875, a likely move may then outrank the liberty heuristics and the history
+# counts but never a hint (over 11.1), a known win or a capture, and moves that
+# need a ko threat keep their order.  (HINT and KNOWN_WIN were 6 and 10, which
+# capped the weight at 2; raised together, they left every unguided node count
+# as it was.)  How sharp a guide is sets its best weight: of the weights tried
+# with the move patterns, 5 took the fewest nodes with the shipped (conv)
+# network, on the reference problems (of 1 to 8) and on unseen ones (of 2 to 5);
+# 0.16-0.35 with the dense network of `make all`, for which 1.5 took DFS more
+# nodes than no guide (docs/solver.md, "Guided search").  Zero when unguided:
+# the order, and so the node counts, are then exactly the unguided ones.
+DEFAULT_PRIOR_WEIGHT = 5.0
+MAX_PRIOR_WEIGHT = 8.0
 # The history heuristic: a move that has won nodes elsewhere in the tree (a vital
 # point, the move that takes the eye) likely wins this one, so both searches count
 # each node's winning move (C_CUTOFFS: DFS where a move wins, df-pn where a node is
