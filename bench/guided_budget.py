@@ -1,6 +1,6 @@
 """Unguided, guided and fading guides on the same cases, at node budgets: what each costs.
 
-    python -m bench.guided_budget --draws FILE.jsonl... --guide PATH [--fade 0,300000]
+    python -m bench.guided_budget --draws FILE.jsonl... --guide PATH [--fade 0,300000] [--weights 2,5]
                                   [--budgets 6000000,60000000] [--algo dfs] [--workers 2] --log DIR
 
 The cases are the readings of an earlier ``enclose`` run listed in the ``--draws``
@@ -9,8 +9,10 @@ that chose it, as in ``bench/draws/``), framed again as that run reported them
 (:func:`bench.guided_reach.framed_problem`), each with either side moving first.
 Each case is solved in-process by every variant: unguided, and guided by the
 packed network ``--guide`` with each ``--fade`` value (0: the prior keeps its
-weight; N: after n nodes it counts N / (N + n) of it), the guide's cache
-emptied before each solve.  Every variant first gets the first budget; at each
+weight; N: after n nodes it counts N / (N + n) of it) and each of the prior's
+``--weights`` (by default the guide's own), the guide's cache emptied before
+each solve.  A guided variant is named by its fade and weight, so a log reused
+with other settings reuses its unguided solves only.  Every variant first gets the first budget; at each
 later budget, the variants a case ran out on are run again if some variant
 settled that case, at any budget in the log (so that a case one way solved is
 completed the other way, without spending the large budget on cases nobody
@@ -44,14 +46,15 @@ from bench.guided_reach import framed_problem   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import ALGORITHMS, Solver   # noqa: E402
 from solver.board import color_letter   # noqa: E402
+from solver.movegen import MAX_PRIOR_WEIGHT   # noqa: E402
 
 UNGUIDED = "unguided"
 # the cases the ratios are taken on: this many seconds or more unguided (issue 26's measure)
 SLOW_SECONDS = 1.0
 
 
-def variant_name(fade: int) -> str:
-    return "guided" if fade == 0 else f"fade {fade:,}"
+def variant_name(fade: int, weight: float) -> str:
+    return ("guided" if fade == 0 else f"fade {fade:,}") + f", weight {weight:g}"
 
 
 def read_cases(draws: Path) -> tuple[list[tuple], list[str]]:
@@ -226,6 +229,9 @@ def main(argv=None) -> int:
                         help="readings of an earlier enclose run (jsonl files, as in bench/draws)")
     parser.add_argument("--guide", required=True, help="packed network (.tsq) or model folder")
     parser.add_argument("--fade", default="0", help="comma-separated fade values, a guided variant each")
+    parser.add_argument("--weights", default="",
+                        help="comma-separated weights of the prior, a guided variant each with each fade "
+                             f"(0 to {MAX_PRIOR_WEIGHT:g}; default: the guide's own)")
     parser.add_argument("--budgets", default="6000000,60000000", help="comma-separated node budgets, rising")
     parser.add_argument("--algo", default="dfs", help="comma-separated, of " + ", ".join(ALGORITHMS))
     parser.add_argument("--workers", type=int, default=2)
@@ -246,6 +252,12 @@ def main(argv=None) -> int:
         parser.error("--budgets: rising positive numbers")
     if args.workers < 1:
         parser.error("--workers: 1 or more")
+    try:
+        weights = [float(x) for x in args.weights.split(",") if x]
+    except ValueError:
+        parser.error("--weights: comma-separated numbers")
+    if any(not 0 < w <= MAX_PRIOR_WEIGHT for w in weights) or len(set(weights)) < len(weights):
+        parser.error(f"--weights: distinct values above 0, at most {MAX_PRIOR_WEIGHT:g}")
 
     cases, left_out, seen = [], [], set()
     for draws in args.draws:
@@ -265,9 +277,12 @@ def main(argv=None) -> int:
 
     guides = {UNGUIDED: None}
     for fade in fades:
-        guide = Guide.load(args.guide)
-        guide.fade_nodes = fade
-        guides[variant_name(fade)] = guide
+        for weight in weights or [None]:
+            guide = Guide.load(args.guide)
+            guide.fade_nodes = fade
+            if weight is not None:
+                guide.weight = weight
+            guides[variant_name(fade, guide.weight)] = guide
     started = time.perf_counter()
     first = cases[0][4]
     for algo in algorithms:   # compile and load once, so that every worker inherits them

@@ -4,14 +4,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bench import guided_budget
+from model.guide import WEIGHTS
 from pipeline.enclose.command import DEFAULT_MAX_NODES
 from pipeline.enclose.outcome import enclose_file
 
 OPEN = Path(__file__).resolve().parent / "open-problems"
 NAMES = ("corner-kill-bent-three", "side-live-straight-three")
 MODEL = Path(__file__).resolve().parents[1] / "model" / "networks" / "conv-books"
-VARIANTS = ["unguided", "guided", "fade 300,000"]
+# the shipped network is a conv one: its prior's weight is WEIGHTS["conv"]
+GUIDED = f"guided, weight {WEIGHTS['conv']:g}"
+FADED = f"fade 300,000, weight {WEIGHTS['conv']:g}"
+VARIANTS = ["unguided", GUIDED, FADED]
 
 
 def _draws(tmp_path: Path, extra: str = "") -> Path:
@@ -32,17 +38,17 @@ def test_a_larger_budget_goes_only_to_the_variants_that_ran_out_where_another_se
     def solve(variant, budget, winner):
         return {case + (variant, budget): dict(winner=winner)}
 
-    done = {**solve("unguided", 100, None), **solve("guided", 100, 1), **solve("fade 300,000", 100, None)}
-    assert not guided_budget.due(done, case + ("guided",), VARIANTS, budgets, 1)      # settled already
+    done = {**solve("unguided", 100, None), **solve(GUIDED, 100, 1), **solve(FADED, 100, None)}
+    assert not guided_budget.due(done, case + (GUIDED,), VARIANTS, budgets, 1)      # settled already
     assert guided_budget.due(done, case + ("unguided",), VARIANTS, budgets, 1)        # another settled it
     done.update(solve("unguided", 1000, 1))
     assert not guided_budget.due(done, case + ("unguided",), VARIANTS, budgets, 1)    # run already
-    nobody = {**solve("unguided", 100, None), **solve("guided", 100, None), **solve("fade 300,000", 100, None)}
+    nobody = {**solve("unguided", 100, None), **solve(GUIDED, 100, None), **solve(FADED, 100, None)}
     assert not guided_budget.due(nobody, case + ("unguided",), VARIANTS, budgets, 1)  # nobody settled it
     assert guided_budget.due({}, case + ("unguided",), VARIANTS, budgets, 0)          # the first budget: all
     # a reused log's solve that settled the case only at the larger budget
     reused = {**nobody, **solve("unguided", 1000, 2)}
-    assert guided_budget.due(reused, case + ("guided",), VARIANTS, budgets, 1)
+    assert guided_budget.due(reused, case + (GUIDED,), VARIANTS, budgets, 1)
     assert not guided_budget.due(reused, case + ("unguided",), VARIANTS, budgets, 1)  # run already
 
 
@@ -84,3 +90,18 @@ def test_several_draws_files_make_one_set_of_cases(tmp_path, capsys):
     assert "| all | 4 | 4 | 4 |" in out
     rows = [line for path in (tmp_path / "log").glob("solves-*.jsonl") for line in path.read_text().splitlines()]
     assert len(rows) == 4 * 2
+
+
+def test_each_weight_is_a_variant_named_by_it(tmp_path, capsys):
+    draws = _draws(tmp_path)
+    argv = ["--draws", str(draws), "--guide", str(MODEL), "--fade", "300000", "--weights", "2,0.5",
+            "--budgets", "2000000", "--workers", "1", "--log", str(tmp_path / "log")]
+    assert guided_budget.main(argv) == 0
+    rows = [json.loads(line) for path in (tmp_path / "log").glob("solves-*.jsonl") for line in path.read_text().splitlines()]
+    assert sorted({r["variant"] for r in rows}) == ["fade 300,000, weight 0.5", "fade 300,000, weight 2", "unguided"]
+    assert len(rows) == 4 * 3
+    capsys.readouterr()
+    for bad in ("0", "2,2", "99", "x"):
+        with pytest.raises(SystemExit):
+            guided_budget.main(argv[:7] + [bad] + argv[8:])
+        assert "--weights" in capsys.readouterr().err
