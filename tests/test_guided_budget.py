@@ -97,7 +97,8 @@ def test_each_weight_is_a_variant_named_by_it(tmp_path, capsys):
     argv = ["--draws", str(draws), "--guide", str(MODEL), "--fade", "300000", "--weights", "2,0.5",
             "--budgets", "2000000", "--workers", "1", "--log", str(tmp_path / "log")]
     assert guided_budget.main(argv) == 0
-    rows = [json.loads(line) for path in (tmp_path / "log").glob("solves-*.jsonl") for line in path.read_text().splitlines()]
+    rows = [json.loads(line) for path in (tmp_path / "log").glob("solves-*.jsonl")
+            for line in path.read_text().splitlines()]
     assert sorted({r["variant"] for r in rows}) == ["fade 300,000, weight 0.5", "fade 300,000, weight 2", "unguided"]
     assert len(rows) == 4 * 3
     capsys.readouterr()
