@@ -12,12 +12,12 @@ packed network ``--guide`` with each ``--fade`` value (0: the prior keeps its
 weight; N: after n nodes it counts N / (N + n) of it) and each of the prior's
 ``--weights`` (by default the guide's own), the guide's cache emptied before
 each solve.  A guided variant is named by its fade and weight, so a log reused
-with other settings reuses its unguided solves only.  Every variant first gets the first budget; at each
-later budget, the variants a case ran out on are run again if some variant
-settled that case, at any budget in the log (so that a case one way solved is
-completed the other way, without spending the large budget on cases nobody
-settles; a log that reuses an earlier run's solves may hold a settle at a
-larger budget only).
+with other settings reuses its unguided solves only.  Every variant first gets
+the first budget; at each later budget, the variants a case ran out on are run
+again if some variant settled that case, at any budget in the log (so that a
+case one way solved is completed the other way, without spending the large
+budget on cases nobody settles; a log that reuses an earlier run's solves may
+hold a settle at a larger budget only).
 
 Prints, per draw and over all: the cases each variant settled, and on the
 cases of 1 s or more unguided settled both unguided and by a guided variant
@@ -231,7 +231,7 @@ def main(argv=None) -> int:
     parser.add_argument("--fade", default="0", help="comma-separated fade values, a guided variant each")
     parser.add_argument("--weights", default="",
                         help="comma-separated weights of the prior, a guided variant each with each fade "
-                             f"(0 to {MAX_PRIOR_WEIGHT:g}; default: the guide's own)")
+                             f"(above 0, at most {MAX_PRIOR_WEIGHT:g}; default: the guide's own)")
     parser.add_argument("--budgets", default="6000000,60000000", help="comma-separated node budgets, rising")
     parser.add_argument("--algo", default="dfs", help="comma-separated, of " + ", ".join(ALGORITHMS))
     parser.add_argument("--workers", type=int, default=2)

@@ -42,8 +42,8 @@ CACHE_POSITIONS = 4096
 # the weights tried, the one that took the fewest nodes: for conv, 5 of the weights
 # 1 to 8 tried with the move patterns on the reference problems with PL, and of 2, 3
 # and 5 on unseen book problems (bench/draws' draw 3); for dense, on the reference
-# problems (docs/solver.md, "Guided search").  A sharper network earns a larger weight: 1.5 with the dense
-# network took DFS more nodes than no guide.
+# problems (docs/solver.md, "Guided search").  A sharper network earns a larger
+# weight: 1.5 with the dense network took DFS more nodes than no guide.
 WEIGHTS = {"conv": 5.0, "dense": 0.25}
 # After n nodes of a solve the prior counts FADE_NODES / (FADE_NODES + n) of its weight:
 # a solve the prior is right about ends while it is strong, a long one is ordered more

@@ -122,7 +122,8 @@ def test_the_weight_is_read_by_the_search_and_bounded(net_file):
     # a prior at weight 0 orders nothing; the spiteful one at full weight does
     assert nodes[0.0] == plain.nodes != nodes[MAX_PRIOR_WEIGHT]
     with pytest.raises(ValueError, match="weight"):
-        Solver(problem).solve(problem.to_play, guide=Guide(NumpyNet.load(str(net_file)), weight=MAX_PRIOR_WEIGHT + 1.0))
+        too_heavy = Guide(NumpyNet.load(str(net_file)), weight=MAX_PRIOR_WEIGHT + 1.0)
+        Solver(problem).solve(problem.to_play, guide=too_heavy)
 
 
 class FadingWorstGuide(WorstGuide):
