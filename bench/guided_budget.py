@@ -276,13 +276,11 @@ def main(argv=None) -> int:
         return 1
 
     guides = {UNGUIDED: None}
+    loaded = Guide.load(args.guide)   # the network, read once; a guide (and its cache) a variant
     for fade in fades:
-        for weight in weights or [None]:
-            guide = Guide.load(args.guide)
-            guide.fade_nodes = fade
-            if weight is not None:
-                guide.weight = weight
-            guides[variant_name(fade, guide.weight)] = guide
+        for weight in weights or [loaded.weight]:
+            guide = Guide(loaded.net, source=loaded.source, weight=weight, fade_nodes=fade)
+            guides[variant_name(fade, weight)] = guide
     started = time.perf_counter()
     first = cases[0][4]
     for algo in algorithms:   # compile and load once, so that every worker inherits them

@@ -53,8 +53,9 @@ def weights(path: str | None, default: bool):
 
 
 def solve_case(job) -> list[dict]:
-    kind, path, algo, max_nodes = job[:4]
-    baseline, patterns_file = job[4:] if len(job) > 4 else (None, None)
+    """Each side of one problem solved in both orders; ``job`` is (set, path, algo, max nodes,
+    baseline weights file or None, patterns weights file or None)."""
+    kind, path, algo, max_nodes, baseline, patterns_file = job
     problem = load_problem(path, require_to_play=True)
     orders = (("baseline", weights(baseline, False)), ("patterns", weights(patterns_file, True)))
     rows = []

@@ -35,16 +35,16 @@ from pipeline.formats.records import plane_indices
 from pipeline.planes import PLANE_GROUPS, plane_names
 from pipeline.planes.windows import subproblem_windows
 from solver.board import BLACK, EMPTY, WHITE
+from solver.movegen import DEFAULT_PRIOR_WEIGHT
 
 # positions kept in the cache (each a size×size float64 board, both sides apart)
 CACHE_POSITIONS = 4096
 # The prior's weight in the solver's move order, by the network's architecture: of
-# the weights tried, the one that took the fewest nodes: for conv, 5 of the weights
-# 1 to 8 tried with the move patterns on the reference problems with PL, and of 2, 3
-# and 5 on unseen book problems (bench/draws' draw 3); for dense, on the reference
-# problems (docs/solver.md, "Guided search").  A sharper network earns a larger
-# weight: 1.5 with the dense network took DFS more nodes than no guide.
-WEIGHTS = {"conv": 5.0, "dense": 0.25}
+# the weights tried, the one that took the fewest nodes: for conv, the solver's own
+# default (movegen.DEFAULT_PRIOR_WEIGHT, where the measurements are given); for dense,
+# on the reference problems (docs/solver.md, "Guided search").  A sharper network
+# earns a larger weight: 1.5 with the dense network took DFS more nodes than no guide.
+WEIGHTS = {"conv": DEFAULT_PRIOR_WEIGHT, "dense": 0.25}
 # After n nodes of a solve the prior counts FADE_NODES / (FADE_NODES + n) of its weight:
 # a solve the prior is right about ends while it is strong, a long one is ordered more
 # and more by the search's own history counts.  300,000 was chosen on the worst guided

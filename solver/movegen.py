@@ -73,10 +73,12 @@ REPEATS = 50.0
 # 0.875, a likely move may then outrank the liberty heuristics and the history
 # counts but never a hint (over 11.1), a known win or a capture, and moves that
 # need a ko threat keep their order.  (HINT and KNOWN_WIN were 6 and 10, which
-# capped the weight at 2; raised together, they left every unguided node count
-# as it was.)  How sharp a guide is sets its best weight: of the weights tried
+# capped the weight at 2; raised together, they left the unguided node counts
+# measured as they were: the pinned ones, and the reference problems' DFS and
+# df-pn totals.)  How sharp a guide is sets its best weight: of the weights tried
 # with the move patterns, 5 took the fewest nodes with the shipped (conv)
-# network, on the reference problems (of 1 to 8) and on unseen ones (of 2 to 5);
+# network (model.guide.WEIGHTS), on the reference problems with PL (of 1 to 8)
+# and on unseen book problems (bench/draws' draw 3, of 2, 3 and 5);
 # 0.16-0.35 with the dense network of `make all`, for which 1.5 took DFS more
 # nodes than no guide (docs/solver.md, "Guided search").  Zero when unguided:
 # the order, and so the node counts, are then exactly the unguided ones.

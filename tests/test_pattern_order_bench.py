@@ -20,7 +20,7 @@ def test_one_case_is_solved_both_ways_and_summed(tmp_path):
     from pathlib import Path
 
     path = sorted((Path(__file__).resolve().parents[1] / "sgf-problems" / "eye-shapes").glob("*.sgf"))[0]
-    rows = solve_case(("enclosed", str(path), "dfs", 100_000))
+    rows = solve_case(("enclosed", str(path), "dfs", 100_000, None, None))
     assert len(rows) == 2
     for row in rows:
         assert row["baseline"]["winner"] == row["patterns"]["winner"] is not None
@@ -38,6 +38,6 @@ def test_two_weights_files_can_be_compared(tmp_path):
 
     path = sorted((Path(__file__).resolve().parents[1] / "sgf-problems" / "eye-shapes").glob("*.sgf"))[0]
     same = solve_case(("enclosed", str(path), "dfs", 100_000, str(DEFAULT_PATH), str(DEFAULT_PATH)))
-    shipped = solve_case(("enclosed", str(path), "dfs", 100_000))
+    shipped = solve_case(("enclosed", str(path), "dfs", 100_000, None, None))
     for row, against_heuristic in zip(same, shipped):
         assert row["baseline"]["nodes"] == row["patterns"]["nodes"] == against_heuristic["patterns"]["nodes"]
