@@ -49,10 +49,10 @@ from pipeline import corpus_stats, features, generate, quiet, same_position, sol
 from pipeline.enclose import command as enclose
 from pipeline.errors import CommandError
 from pipeline.interrupts import interrupted, raising_interrupt
+from pipeline.pattern_options import add_pattern_options, patterns_from_args
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
 from solver.problem import reason_of
 from solver.board import color_letter
-from solver.patterns import MovePatterns
 
 # One module per subcommand (or per group of closely related subcommands), in help order.
 COMMAND_MODULES = (train, cross_validation, quantize, report, evaluate,
@@ -164,13 +164,7 @@ def cmd_solve(args) -> int:
     if args.guide_fade is not None and args.guide_fade < 0:
         args.parser.error("--guide-fade must not be negative")
     guide = load_guide(guide_path(args))
-    # the move order: the shipped patterns, none, or a file read once (a bad one stops the run)
-    move_patterns = not args.no_patterns
-    if args.move_patterns is not None:
-        try:
-            move_patterns = MovePatterns.load(args.move_patterns)
-        except ValueError as exc:
-            raise CommandError(str(exc), code=2) from exc
+    move_patterns = patterns_from_args(args)
     if args.guide_fade is not None:
         if guide is None:   # said, not ignored: the option would change nothing
             args.parser.error("--guide-fade needs a guide (--no-guide, or no network is shipped)")
@@ -219,12 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--guide-fade", type=int, default=None, metavar="N",
                        help="after n nodes the guide's prior counts N / (N + n) of its weight "
                             "(0: it keeps it; default: the guide's own, model.guide.FADE_NODES)")
-    order = solve.add_mutually_exclusive_group()
-    order.add_argument("--move-patterns", default=None, metavar="FILE",
-                       help="learned move patterns to order the moves by (default: the shipped "
-                            "solver/move_patterns.npz)")
-    order.add_argument("--no-patterns", action="store_true",
-                       help="order the moves by the liberty heuristic instead of learned patterns")
+    add_pattern_options(solve)
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.add_argument("--pv", action="store_true",
                        help="add the principal variation and the position at its end")

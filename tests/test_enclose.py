@@ -186,6 +186,48 @@ def test_the_command_mirrors_the_folder_reports_every_input_and_resumes(tmp_path
     assert not (again / "corner-kill-bent-three.sgf").exists()
 
 
+def test_the_command_orders_by_the_patterns_it_is_given(tmp_path, capsys):
+    """``enclose --no-patterns`` and ``--move-patterns FILE`` reach Beam's workers: the same
+    answers in other node counts, the summary says which patterns, and a record made with
+    other patterns is made again; a file that holds none is one line and exit 2."""
+    from solver.patterns import CAPTURED_LEVELS, OWN_LIBS_LEVELS, TARGET_LIBS_LEVELS, MovePatterns, pattern_classes
+
+    source = tmp_path / "open"
+    source.mkdir()
+    for name in ("corner-kill-by-ko", "loose-corner-kill"):
+        (source / f"{name}.sgf").write_bytes((OPEN / f"{name}.sgf").read_bytes())
+    _, count = pattern_classes()
+    rng = np.random.default_rng(0)
+    other = tmp_path / "other.npz"
+    MovePatterns(rng.normal(0, 2, (2, count)),
+                 rng.normal(0, 2, (2, CAPTURED_LEVELS, TARGET_LIBS_LEVELS, OWN_LIBS_LEVELS))).save(other)
+    out = tmp_path / "enclosed"
+
+    def run(*options):
+        assert main(["enclose", str(source), "--out", str(out), "--no-progress", "--no-guide", *options]) == 0
+        records = [json.loads(line) for line in (out / "enclose.jsonl").read_text().splitlines()]
+        return records, (out / "summary.md").read_text(), capsys.readouterr().out
+
+    answers = ("problem", "outcome", "target", "goal", "winning")
+    shipped, summary, _ = run()
+    assert "learned move patterns" not in summary
+    runs = {}
+    for name, options in (("none", ["--no-patterns"]), ("other", ["--move-patterns", str(other)])):
+        runs[name], summary, printed = run(*options)
+        assert "(0 done in earlier runs)" in printed, name
+        assert [{k: r.get(k) for k in answers} for r in runs[name]] == \
+               [{k: r.get(k) for k in answers} for r in shipped], name
+    assert f"learned move patterns: {other} (sha256 " in summary
+    nodes = {name: [r["nodes"] for r in records] for name, records in (("shipped", shipped), *runs.items())}
+    assert len({tuple(counts) for counts in nodes.values()}) == 3, nodes
+    _, _, printed = run("--move-patterns", str(other))
+    assert "(2 done in earlier runs)" in printed
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not an npz")
+    assert main(["enclose", str(source), "--out", str(out), "--no-progress", "--move-patterns", str(bad)]) == 2
+    assert f"{bad}: not a move patterns file" in capsys.readouterr().err
+
+
 def test_tsumego_js_agrees_with_every_enclosed_position(results, tmp_path):
     """The reference solver reads the cropped files and finds a listed winning move for PL."""
     from bench.enclose_peer import verdict

@@ -1,7 +1,8 @@
 """``tsumego enclose``: open-board problems (a book's corner, no wall, no target) into enclosed ones.
 
 ``tsumego enclose FILE_OR_DIR... --out DIR [--max-nodes N] [--max-area N]
-[--guide FILE.tsq|MODEL_DIR | --no-guide] [BEAM_OPTION...]`` frames each
+[--guide FILE.tsq|MODEL_DIR | --no-guide] [--move-patterns FILE | --no-patterns]
+[BEAM_OPTION...]`` frames each
 problem (:mod:`pipeline.enclose.frame`), infers its target and goal
 (:mod:`pipeline.enclose.question`), checks the book's first move with the
 solver (its moves ordered by the shipped network, or the one ``--guide``
@@ -33,6 +34,7 @@ from pipeline.beam.options import add_stage_parser
 from pipeline.enclose import question
 from pipeline.errors import CommandError
 from pipeline.paths import check_apart, check_output_folder
+from pipeline.pattern_options import add_pattern_options, patterns_from_args, patterns_setting
 from solver import DEFAULT_MAX_AREA
 
 # A solve's node budget: the 5,430 problems of the shared open-board
@@ -62,8 +64,12 @@ def cmd_enclose(args) -> int:
     settings = {"max_nodes": args.max_nodes, "max_area": args.max_area, "reading": question.READING_VERSION}
     if guide_name is not None:
         settings["guide"] = guide_name   # a record made with another guide (or none) is redone
+    move_patterns = patterns_from_args(args)
+    patterns = patterns_setting(args)
+    if patterns is not None:   # absent for the default: the records made before stay valid
+        settings["patterns"] = patterns
     outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,
-                          guide_loader=guide_loader)
+                          guide_loader=guide_loader, move_patterns=move_patterns)
     records = outcome["records"]
     for record in records:
         if record["outcome"] == "bad-input":
@@ -90,5 +96,6 @@ def register(commands) -> None:
                         help=f"node budget per solve (default {DEFAULT_MAX_NODES:,})")
     parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                         help="the largest search area, in empty points, a reading may have")
+    add_pattern_options(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_enclose)

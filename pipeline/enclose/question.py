@@ -114,7 +114,7 @@ def more_telling(reading: Reading, than: Reading) -> bool:
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
-         max_nodes: int, max_area: int, guide=None) -> list[Reading]:
+         max_nodes: int, max_area: int, guide=None, move_patterns=True) -> list[Reading]:
     """One reading per candidate region, the smallest regions first.
 
     Each region is read by :func:`read_region`.  Once a region fits (or fits
@@ -125,13 +125,16 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     the smallest area, if at most ``ESCALATE_AREA`` points, is read again with
     ``ESCALATION`` times the budget.
     ``guide`` (optional, e.g. :class:`model.guide.Guide`) orders every solve's
-    moves (``Solver.solve``): the same verdicts, in fewer nodes where it helps.
+    moves (``Solver.solve``): the same verdicts, in fewer nodes where it helps;
+    ``move_patterns`` is every solver's move order (``Solver``: True, the shipped
+    learned patterns; False, the liberty heuristic; or a :class:`MovePatterns`).
     """
     groups = candidates(stones, frozenset(book))
     readings = []
     budget = max_nodes
     for group in groups:
-        readings.append(read_region(stones, group, to_play, book, source, budget, max_area, guide))
+        readings.append(read_region(stones, group, to_play, book, source, budget, max_area, guide,
+                                    move_patterns))
         if readings[-1].verdict in (FITS, KO):
             budget = tenth(max_nodes)
     unsettled = [i for i, reading in enumerate(readings)
@@ -139,7 +142,7 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     if max_nodes and unsettled and not any(reading.verdict in (FITS, KO) for reading in readings):
         i = min(unsettled, key=lambda i: readings[i].area)
         again = read_region(stones, groups[i], to_play, book, source, max_nodes * ESCALATION, max_area, guide,
-                            escalated=True)
+                            move_patterns, escalated=True)
         again.nodes += readings[i].nodes
         again.seconds += readings[i].seconds
         readings[i] = again
@@ -147,7 +150,8 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
 
 
 def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: int, book: tuple[Point, ...],
-                source: str, budget: int, max_area: int, guide=None, escalated: bool = False) -> Reading:
+                source: str, budget: int, max_area: int, guide=None, move_patterns=True,
+                escalated: bool = False) -> Reading:
     """The most telling reading of one candidate region.
 
     The largest block is the target first, framed again wider (``WIDER``, in
@@ -161,7 +165,8 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
     best = None
     keep = frozenset(book)
     for target, frame in group[:MAX_TARGETS]:
-        reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, guide)
+        reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, guide,
+                                move_patterns)
         best = reading if best is None or more_telling(reading, best) else best
         tried = {frame.region}
         tighter = reading.verdict == UNSETTLED and (escalated or reading.area > ESCALATE_AREA)
@@ -171,7 +176,8 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
             if other.region in tried:
                 continue
             tried.add(other.region)
-            reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, guide)
+            reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, guide,
+                                    move_patterns)
             if more_telling(reading, best):
                 best = reading
             # a wider frame is only harder to settle, and past a fit it only adds room
@@ -183,17 +189,17 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
 
 
 def solve_reading(stones: np.ndarray, target: Point, frame: Frame, to_play: int, book: tuple[Point, ...],
-                  source: str, max_nodes: int, max_area: int, guide=None) -> Reading:
+                  source: str, max_nodes: int, max_area: int, guide=None, move_patterns=True) -> Reading:
     defender = int(stones[target[1], target[0]])
     reading = Reading(target=target, goal="live" if to_play == defender else "kill", frame=frame)
     started = time.perf_counter()
-    solve_candidate(reading, to_play, book, source, max_nodes, max_area, guide)
+    solve_candidate(reading, to_play, book, source, max_nodes, max_area, guide, move_patterns)
     reading.seconds = time.perf_counter() - started
     return reading
 
 
 def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], source: str,
-                    max_nodes: int, max_area: int, guide=None) -> None:
+                    max_nodes: int, max_area: int, guide=None, move_patterns=True) -> None:
     frame = reading.frame
     problem = Problem(source=source, size=frame.stones.shape[0], stones=frame.stones,
                       target=reading.target, to_play=to_play)
@@ -211,13 +217,13 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
         return
     if reading.area > LARGE_AREA:
         max_nodes = tenth(max_nodes)
-    solver = Solver(problem, max_area=max_area)
+    solver = Solver(problem, max_area=max_area, move_patterns=move_patterns)
     reading.verdict = settle(solver, reading, to_play, book, max_nodes, "attacker", guide)
     if reading.verdict == SETTLED and reading.goal == "live":
         # A live problem whose answer is a ko: the defender lives only as ko master.
         probe = Reading(target=reading.target, goal=reading.goal, frame=frame)
-        if settle(Solver(problem, max_area=max_area), probe, to_play, book, max_nodes, "defender",
-                  guide) == FITS:
+        if settle(Solver(problem, max_area=max_area, move_patterns=move_patterns), probe, to_play, book,
+                  max_nodes, "defender", guide) == FITS:
             reading.verdict = KO
             reading.book, reading.winning = probe.book, probe.winning   # as the defender's ko won
         reading.nodes += probe.nodes

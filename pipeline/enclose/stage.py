@@ -119,10 +119,11 @@ class Plan(beam.DoFn):
 class Enclose(beam.DoFn):
     """A work item in; the enclosed problem and its record written; the record out."""
 
-    def __init__(self, layout: Layout, settings: dict, guide_loader=None):
+    def __init__(self, layout: Layout, settings: dict, guide_loader=None, move_patterns=True):
         self.layout = layout
         self.settings = settings
         self.guide_loader = guide_loader
+        self.move_patterns = move_patterns
         self.guide = None
         self.search_nodes = counter("search_nodes")
 
@@ -133,7 +134,7 @@ class Enclose(beam.DoFn):
     def process(self, item):
         problem_id, path, data = item
         result = enclose_file(data, path, problem_id, self.settings["max_nodes"], self.settings["max_area"],
-                              guide=self.guide)
+                              guide=self.guide, move_patterns=self.move_patterns)
         target = self.layout.problem(problem_id)
         if result.sgf is not None:
             storage.write_atomic(target, result.sgf.encode())
@@ -155,13 +156,13 @@ def write_reports(records: list[dict], layout: Layout, settings: dict) -> None:
 
 
 def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, settings: dict,
-                   guide_loader=None) -> None:
+                   guide_loader=None, move_patterns=True) -> None:
     planned = (pipeline
                | "Problems" >> beam.Create(problems)
                | "Plan" >> beam.ParDo(Plan(layout, settings)).with_outputs("done", main="work"))
     enclosed = (planned.work
                 | "Spread" >> beam.Reshuffle()
-                | "Enclose" >> beam.ParDo(Enclose(layout, settings, guide_loader)))
+                | "Enclose" >> beam.ParDo(Enclose(layout, settings, guide_loader, move_patterns)))
     ((planned.done, enclosed)
      | "Records" >> beam.Flatten()
      | "AllRecords" >> beam.combiners.ToList()
@@ -178,14 +179,16 @@ def records_bar(layout: Layout, problems: list[tuple[str, str]]) -> PolledBar:
 
 
 def run_enclose(inputs: list[str], out: str, settings: dict, beam_options=(), progress: bool = True,
-                guide_loader=None) -> dict:
+                guide_loader=None, move_patterns=True) -> dict:
     """Run the pipeline; returns the records (sorted by id), the Beam counters and the seconds.
     ``guide_loader``: a picklable function returning the guide each worker orders its
-    searches by (:func:`pipeline.cli.stage_guide`), or None."""
+    searches by (:func:`pipeline.cli.stage_guide`), or None; ``move_patterns``: the move
+    order's learned patterns, as ``Solver`` takes them (True: the shipped ones).  Both
+    belong in ``settings`` too, so that a record made with others is redone."""
     layout = Layout(out)
     problems = input_files(inputs)
     pipeline = running.new_pipeline(beam_options)
-    build_pipeline(pipeline, problems, layout, settings, guide_loader)
+    build_pipeline(pipeline, problems, layout, settings, guide_loader, move_patterns)
     started = time.perf_counter()
     bar = records_bar(layout, problems) if progress and running.runs_locally(pipeline, out) else None
     result = running.run_to_end(pipeline, bar)

@@ -31,7 +31,8 @@ def summary_markdown(records: list[dict], settings: dict) -> str:
                     + [counts.get(outcome, 0) for outcome in OUTCOMES] + [share])
     lines = ["# tsumego enclose", "",
              f"Node budget {settings['max_nodes']:,} a solve, search areas up to {settings['max_area']} "
-             f"empty points, {'moves ordered by ' + settings['guide'] if settings.get('guide') else 'unguided'}."
+             f"empty points, {'moves ordered by ' + settings['guide'] if settings.get('guide') else 'unguided'}"
+             + (f", learned move patterns: {settings['patterns']}" if settings.get("patterns") else "") + "."
              "  read = " + " + ".join(OUTCOMES) + "; *book move listed*: the enclosed "
              "problem lists the book's first move among its winning moves.", ""]
     lines += markdown_table(["collection", "read", *OUTCOMES, "book move listed"], rows,
