@@ -51,7 +51,9 @@ WEIGHTS = {"conv": DEFAULT_PRIOR_WEIGHT, "dense": 0.25}
 # losses and kept on the unseen problems of bench/draws (RESULTS.md, "The guide's prior
 # fades by default"): 0.381 of the unguided DFS nodes there against 0.502 unfaded.
 # A fresh draw kept it over 1,000,000, which had looked better on those problems
-# (0.476 against 0.550: "A fresh draw: the fade's value and the guide ...").
+# (0.476 against 0.550: "A fresh draw: the fade's value and the guide ...").  At the
+# weight 5 it took the fewest nodes again on that draw's heavy cases (0.525 against
+# 0.561 and 0.600 for 1,000,000 and 100,000: "The guide's fade at weight 5").
 FADE_NODES = 300_000
 
 
