@@ -29,10 +29,12 @@ def summary_markdown(records: list[dict], settings: dict) -> str:
         share = f"{100 * listed / len(group):.1f}%" if group else "-"
         rows.append([f"`{name}`" if name != "**all**" else name, len(group)]
                     + [counts.get(outcome, 0) for outcome in OUTCOMES] + [share])
+    order = f"moves ordered by {settings['guide']}" if settings.get("guide") else "unguided"
+    if settings.get("patterns"):   # only when not the shipped ones
+        order += f", learned move patterns: {settings['patterns']}"
     lines = ["# tsumego enclose", "",
              f"Node budget {settings['max_nodes']:,} a solve, search areas up to {settings['max_area']} "
-             f"empty points, {'moves ordered by ' + settings['guide'] if settings.get('guide') else 'unguided'}"
-             + (f", learned move patterns: {settings['patterns']}" if settings.get("patterns") else "") + "."
+             f"empty points, {order}."
              "  read = " + " + ".join(OUTCOMES) + "; *book move listed*: the enclosed "
              "problem lists the book's first move among its winning moves.", ""]
     lines += markdown_table(["collection", "read", *OUTCOMES, "book move listed"], rows,
