@@ -14,7 +14,9 @@ moving first (:mod:`pipeline.expand`), and writes under ``--out``:
 - ``dead-letter.jsonl``: one ``{"problem", "file", "side", "reason"}`` per
   rejected problem (an unreadable file, an open wall, a solve over the node budget);
 - ``settings.json``: the settings the trees were grown with
-  (:class:`pipeline.expand.TreeSettings`).
+  (:class:`pipeline.expand.TreeSettings`);
+- ``rejected/<problem-id>.<side>.json``: the sides over the node budget or the
+  move cap, so that a rerun does not search them again (:mod:`pipeline.rejected_sides`).
 
 Any option it does not know (``--runner``, ``--direct_num_workers 2``,
 ``--direct_running_mode multi_processing``, ``--project``, ...) goes to Beam
@@ -72,7 +74,8 @@ def cmd_solve_all(args) -> int:
         return "?" if counters is None else counters.get(name, 0)
 
     print(f"solve-all: problems read {problems['read']} = expanded {problems['expanded']} "
-          f"({count('problems_finished_before')} in earlier runs) + rejected {problems['rejected']}; "
+          f"({count('problems_finished_before')} in earlier runs) + rejected {problems['rejected']} "
+          f"({count('sides_rejected_before')} sides not searched again: rejected in earlier runs); "
           f"subproblems {subs['distinct']} distinct ({subs['safe']} safe, {subs['unsafe']} unsafe; "
           f"{count('subproblems_written')} written, {count('subproblems_unchanged')} "
           f"unchanged) from {subs['tree_nodes']} tree nodes ({subs['duplicates']} duplicates); "

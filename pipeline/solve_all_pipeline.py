@@ -10,11 +10,13 @@ The steps, and why they are cut this way:
 1. *Plan* (:class:`Plan`), per problem: the problem is read and checked; if
    its tree file exists and was grown from this very position, it is finished
    (its tree goes straight to step 4); otherwise one work item is made per
-   side whose tree is not already in ``partial/``.  An edited problem is thus
-   grown again.
+   side whose tree is not already in ``partial/`` and that no earlier run
+   rejected with today's code (``rejected/``, :mod:`pipeline.rejected_sides`:
+   its dead letter goes out again).  An edited problem is thus grown again.
 2. *Expand* (:class:`Expand`), per (problem, side), after a reshuffle so the
    items spread over the workers: grow the tree and write it to
-   ``partial/<problem-id>.<side>.sgf``.  This is where the time goes.
+   ``partial/<problem-id>.<side>.sgf``, or, over the node budget, keep the
+   rejection in ``rejected/<problem-id>.<side>.json``.  This is where the time goes.
 3. *Finish* (:func:`finish`), per problem: with both sides grown, write the
    tree file (the "done" marker, written last) and drop the partial files.
    An interrupted run thus keeps every finished side; a rerun skips it.
@@ -41,7 +43,7 @@ import apache_beam as beam
 from apache_beam.metrics import Metrics
 from apache_beam.pvalue import AsSingleton, TaggedOutput
 
-from pipeline import dataset_stats
+from pipeline import dataset_stats, rejected_sides
 from pipeline.beam import running, storage
 from pipeline.errors import CommandError
 from pipeline.expand import NodeBudgetExceeded, TreeSettings, UnfinishedLine, expand_tree
@@ -80,6 +82,9 @@ class Layout:
     def partial(self, problem_id: str, side: str) -> str:
         return storage.join(self.out, "partial", f"{problem_id}.{side}.sgf")
 
+    def rejected(self, problem_id: str, side: str) -> str:
+        return storage.join(self.out, "rejected", f"{problem_id}.{side}.json")
+
     def subproblem(self, name: str) -> str:
         return storage.join(self.out, "subproblems", name)
 
@@ -99,10 +104,15 @@ def to_play(problem: Problem, side: str) -> int:
     return problem.attacker if side == "attacker" else problem.defender
 
 
+def side_position(problem: Problem, side: str) -> str:
+    """The root position of one side's tree, as its tree file writes it."""
+    return Subproblem(size=problem.size, stones=problem.stones, target=problem.target,
+                      to_play=to_play(problem, side)).position_text()
+
+
 def grown_from(data: bytes, problem: Problem, sides, path: str) -> bool:
     """Whether a tree file holds the trees of this very problem (it may have been edited)."""
-    expected = [Subproblem(size=problem.size, stones=problem.stones, target=problem.target,
-                           to_play=to_play(problem, side)).position_text() for side in sides]
+    expected = [side_position(problem, side) for side in sides]
     try:
         return root_positions(data, path) == expected
     except ProblemError:
@@ -124,6 +134,7 @@ class Plan(beam.DoFn):
         self.read = counter("problems_read")
         self.finished_before = counter("problems_finished_before")
         self.sides_resumed = counter("sides_resumed")
+        self.rejected_before = counter("sides_rejected_before")
         self.outdated = counter("trees_outdated")
 
     def process(self, item):
@@ -159,6 +170,14 @@ class Plan(beam.DoFn):
                     yield TaggedOutput("grown", (problem_id, (side, grown)))
                     continue
                 self.outdated.inc()
+            rejected = self.layout.rejected(problem_id, side)
+            reason = rejected_sides.recall(rejected, side_position(problem, side))
+            if reason is not None:
+                # rejected by a search that would run again as it ran then
+                self.rejected_before.inc()
+                yield dead_letter(problem_id, path, side, reason)
+                continue
+            storage.delete_if_present([rejected])   # outdated: the side is searched again
             yield problem_id, path, side, data
 
 
@@ -189,14 +208,14 @@ class Expand(beam.DoFn):
                                     algo=settings.algo, max_area=settings.max_area,
                                     end_states=settings.end_state,
                                     max_subproblems=settings.max_subproblems)
-        except NodeBudgetExceeded as exc:
+        except (NodeBudgetExceeded, UnfinishedLine) as exc:
+            # over the node budget, or a line past the move cap: the tree is not kept, and the
+            # rejection is remembered, as a rerun's search would reach it again
             self.rejected.inc()
-            self.solves.inc(exc.solves)
-            self.search_nodes.inc(exc.search_nodes)
-            yield dead_letter(problem_id, path, side, str(exc))
-            return
-        except UnfinishedLine as exc:   # a line past the move cap: as over budget, the tree is not kept
-            self.rejected.inc()
+            if isinstance(exc, NodeBudgetExceeded):
+                self.solves.inc(exc.solves)
+                self.search_nodes.inc(exc.search_nodes)
+            rejected_sides.remember(self.layout.rejected(problem_id, side), side_position(problem, side), str(exc))
             yield dead_letter(problem_id, path, side, str(exc))
             return
         except Exception as exc:   # a fault in one problem's search must not end a long run
@@ -205,6 +224,7 @@ class Expand(beam.DoFn):
             return
         text = tree_text(expansion, problem_id).encode()
         storage.write_atomic(self.layout.partial(problem_id, side), text)
+        storage.delete_if_present([self.layout.rejected(problem_id, side)])
         self.expanded.inc()
         self.solves.inc(expansion.solves)
         self.search_nodes.inc(expansion.search_nodes)
@@ -343,16 +363,19 @@ def build_pipeline(pipeline, problems: list[tuple[str, str]], layout: Layout, se
 
 
 def sides_bar(layout: Layout, problems: list[tuple[str, str]]) -> PolledBar:
-    """A bar of sides grown, from the files a local run writes (any Direct mode)."""
+    """A bar of sides grown or rejected, from the files a local run writes (any Direct mode)."""
     def done() -> int:
         partial = storage.join(layout.out, "partial")
         trees = storage.join(layout.out, "trees")
+        rejected = storage.join(layout.out, "rejected")
         return (len(storage.list_files(partial, ".sgf"))
-                + 2 * len(storage.list_files(trees, ".sgf")))
+                + 2 * len(storage.list_files(trees, ".sgf"))
+                + sum(rejected_sides.recall(path) is not None for path in storage.list_files(rejected, ".json")))
 
     start = done()
     total = sum(0 if storage.exists(layout.tree(pid)) else
-                sum(not storage.exists(layout.partial(pid, side)) for side in SIDES)
+                sum(not storage.exists(layout.partial(pid, side))
+                    and rejected_sides.recall(layout.rejected(pid, side)) is None for side in SIDES)
                 for pid, _ in problems)
     return PolledBar(lambda: done() - start, total, desc="solve-all sides", unit="side")
 
@@ -370,11 +393,14 @@ def record_settings(layout: Layout, settings: TreeSettings) -> None:
 
 
 def forget_removed_problems(layout: Layout, problem_ids: set[str]) -> None:
-    """Drop the trees of problems no longer in --problems (their positions go in step 4)."""
+    """Drop the trees and rejections of problems no longer in --problems (their positions go in step 4)."""
     stale = []
-    for folder, suffixes in (("trees", (".sgf",)), ("partial", tuple(f".{side}.sgf" for side in SIDES))):
+    for folder, extension, suffixes in (
+            ("trees", ".sgf", (".sgf",)),
+            ("partial", ".sgf", tuple(f".{side}.sgf" for side in SIDES)),
+            ("rejected", ".json", tuple(f".{side}.json" for side in SIDES))):
         root = layout.file(folder)
-        for path in storage.list_files(root, ".sgf"):
+        for path in storage.list_files(root, extension):
             relative = path[len(root):].lstrip("/")
             if not any(relative.removesuffix(suffix) in problem_ids
                        for suffix in suffixes if relative.endswith(suffix)):
@@ -383,7 +409,7 @@ def forget_removed_problems(layout: Layout, problem_ids: set[str]) -> None:
 
 
 def remove_empty_folders(folder: str) -> None:
-    """Finished problems leave their partial/ folders empty: drop those."""
+    """Finished problems leave folders of partial/ empty, and expanded sides folders of rejected/: drop those."""
     for path, _, _ in sorted(os.walk(folder), reverse=True):
         if not os.listdir(path):
             os.rmdir(path)
@@ -406,6 +432,7 @@ def run_solve_all(problems_dir: str, out: str, settings: TreeSettings, beam_opti
     seconds = time.perf_counter() - started
     if not storage.is_remote(out):
         remove_empty_folders(layout.file("partial"))
+        remove_empty_folders(layout.file("rejected"))
     report = json.loads(storage.read_bytes(layout.file("stats.json")))
     counters = running.counters(result, NAMESPACE, runner=running.runner_name(pipeline))
     return {"report": report, "counters": counters, "seconds": seconds,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -201,6 +202,28 @@ def test_plan_expand_and_finish_grow_a_problem_into_its_tree_file(tmp_path):
     assert (again.tag, again.value) == ("finished", tree)
 
 
+def test_plan_repeats_a_current_rejection_and_expand_drops_an_outdated_one(tmp_path, monkeypatch):
+    from pipeline import rejected_sides
+    from pipeline.solve_all_pipeline import Expand, Layout, Plan, side_position
+
+    layout = Layout(str(tmp_path))
+    problem_id = "eye-shapes/rabbity-six-side-kill"
+    problem = load_problem(RABBITY_SIX, require_to_play=False)
+    attacker = layout.rejected(problem_id, "attacker")
+    rejected_sides.remember(attacker, side_position(problem, "attacker"), "kept reason")
+    dead, work = list(Plan(layout, STEP_SETTINGS).process((problem_id, str(RABBITY_SIX))))
+    assert (dead.tag, dead.value["side"], dead.value["reason"]) == ("dead", "attacker", "kept reason")
+    assert work[2] == "defender"
+
+    monkeypatch.setattr(rejected_sides, "code_fingerprint", lambda: "other code")
+    work = list(Plan(layout, STEP_SETTINGS).process((problem_id, str(RABBITY_SIX))))
+    assert [item[2] for item in work] == ["attacker", "defender"]
+    assert not Path(attacker).exists()   # outdated: dropped before the side is searched again
+    rejected_sides.remember(attacker, side_position(problem, "attacker"), "kept reason")
+    (grown,) = Expand(layout, STEP_SETTINGS).process(work[0])
+    assert grown[1][0] == "attacker" and not Path(attacker).exists()
+
+
 def test_plan_sends_an_unreadable_problem_to_the_dead_letters(tmp_path):
     from pipeline.solve_all_pipeline import Layout, Plan
 
@@ -290,6 +313,65 @@ def test_a_problem_over_the_node_budget_is_rejected_with_that_reason(tmp_path):
     assert json.loads((out / "stats.json").read_text())["problems"] == {
         "read": 1, "expanded": 0, "rejected": 1}
     assert not list(out.rglob("*.sgf"))
+
+
+def test_a_rerun_does_not_search_a_rejected_side_again_unless_the_code_or_problem_changed(tmp_path, capsys,
+                                                                                           monkeypatch):
+    from pipeline import rejected_sides
+
+    problems = tmp_path / "problems"
+    problems.mkdir()
+    (problems / "nine.sgf").write_text(CORNER_NINE)
+    out = tmp_path / "out"
+    first = _solve_all(problems, out, "--max-nodes", "3", capsys=capsys)
+    assert "(0 sides not searched again" in first
+    kept = {p.name: json.loads(p.read_text()) for p in (out / "rejected").glob("*.json")}
+    assert sorted(kept) == ["nine.attacker.json", "nine.defender.json"]
+    assert all("exceeded the node budget of 3 nodes" in row["reason"] for row in kept.values())
+    dead, stats = (out / "dead-letter.jsonl").read_text(), (out / "stats.json").read_text()
+
+    again = _solve_all(problems, out, "--max-nodes", "3", capsys=capsys)
+    assert "(2 sides not searched again" in again and " 0 solves, 0 search nodes" in again
+    assert (out / "dead-letter.jsonl").read_text() == dead and (out / "stats.json").read_text() == stats
+
+    # other code searches again (and keeps the rejection it reaches, under its own fingerprint)
+    monkeypatch.setattr(rejected_sides, "code_fingerprint", lambda: "other code")
+    other = _solve_all(problems, out, "--max-nodes", "3", capsys=capsys)
+    assert "(0 sides not searched again" in other and " 0 solves" not in other
+    assert (out / "dead-letter.jsonl").read_text() == dead
+    assert {json.loads(p.read_text())["code"] for p in (out / "rejected").glob("*.json")} == {"other code"}
+
+    # an edited problem is searched again; a removed one's rejections are dropped
+    (problems / "nine.sgf").write_text(CORNER_EIGHT)
+    edited = _solve_all(problems, out, "--max-nodes", "3", capsys=capsys)
+    assert "(0 sides not searched again" in edited
+    (problems / "nine.sgf").unlink()
+    (problems / "six.sgf").write_text(CORNER_SIX)
+    _solve_all(problems, out, "--max-nodes", "3", capsys=capsys)
+    assert not list((out / "rejected").glob("nine.*"))   # the removed problem's rejections went with it
+
+
+def test_a_kept_rejection_is_outdated_by_another_position_or_unreadable():
+    from pipeline import rejected_sides
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "side.json")
+        assert rejected_sides.recall(path) is None
+        rejected_sides.remember(path, "position", "over budget")
+        assert rejected_sides.recall(path, "position") == rejected_sides.recall(path) == "over budget"
+        assert rejected_sides.recall(path, "another position") is None
+        Path(path).write_text("{not json")
+        assert rejected_sides.recall(path) is None
+
+
+def test_the_code_fingerprint_covers_the_search_and_the_modules_expand_imports():
+    from pipeline import rejected_sides
+
+    root = Path(__file__).resolve().parents[1]
+    names = {str(p.relative_to(root)) for p in rejected_sides.code_files()}
+    assert {"solver/dfs.py", "solver/movegen.py", "solver/move_patterns.npz", "pipeline/expand.py",
+            "pipeline/orientation.py", "pipeline/symmetries.py", "pipeline/formats/records.py"} <= names
+    assert "pipeline/features.py" not in names and "pipeline/solve_all_pipeline.py" not in names
 
 
 def test_labels_agree_with_tsumego_js(run):

@@ -34,6 +34,23 @@ NO_WALL = "no-wall"            # no attacker block around the region can be a wa
                                # itself inside the other side's eye space)
 
 
+@dataclass(frozen=True)
+class Order:
+    """How every solve of a reading orders its moves.
+
+    ``guide`` (optional, e.g. :class:`model.guide.Guide`) adds its prior to each
+    solve (``Solver.solve``: the same verdicts, in fewer nodes where it helps);
+    ``move_patterns`` is each solver's own order (``Solver``: True, the shipped
+    learned patterns; False, the liberty heuristic; or a :class:`MovePatterns`).
+    """
+
+    guide: object = None
+    move_patterns: object = True
+
+    def solver(self, problem: Problem, max_area: int) -> Solver:
+        return Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
+
+
 @dataclass
 class Reading:
     """One candidate target, framed and solved."""
@@ -114,7 +131,7 @@ def more_telling(reading: Reading, than: Reading) -> bool:
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
-         max_nodes: int, max_area: int, guide=None, move_patterns=True) -> list[Reading]:
+         max_nodes: int, max_area: int, order: Order = Order()) -> list[Reading]:
     """One reading per candidate region, the smallest regions first.
 
     Each region is read by :func:`read_region`.  Once a region fits (or fits
@@ -123,26 +140,21 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     surrounding stones rarely settles, and would take most of the time.  When
     none fits and one ran out of nodes, the region whose unsettled reading has
     the smallest area, if at most ``ESCALATE_AREA`` points, is read again with
-    ``ESCALATION`` times the budget.
-    ``guide`` (optional, e.g. :class:`model.guide.Guide`) orders every solve's
-    moves (``Solver.solve``): the same verdicts, in fewer nodes where it helps;
-    ``move_patterns`` is every solver's move order (``Solver``: True, the shipped
-    learned patterns; False, the liberty heuristic; or a :class:`MovePatterns`).
+    ``ESCALATION`` times the budget.  ``order`` orders every solve's moves.
     """
     groups = candidates(stones, frozenset(book))
     readings = []
     budget = max_nodes
     for group in groups:
-        readings.append(read_region(stones, group, to_play, book, source, budget, max_area, guide,
-                                    move_patterns))
+        readings.append(read_region(stones, group, to_play, book, source, budget, max_area, order))
         if readings[-1].verdict in (FITS, KO):
             budget = tenth(max_nodes)
     unsettled = [i for i, reading in enumerate(readings)
                  if reading.verdict == UNSETTLED and reading.area <= ESCALATE_AREA]
     if max_nodes and unsettled and not any(reading.verdict in (FITS, KO) for reading in readings):
         i = min(unsettled, key=lambda i: readings[i].area)
-        again = read_region(stones, groups[i], to_play, book, source, max_nodes * ESCALATION, max_area, guide,
-                            move_patterns, escalated=True)
+        again = read_region(stones, groups[i], to_play, book, source, max_nodes * ESCALATION, max_area, order,
+                            escalated=True)
         again.nodes += readings[i].nodes
         again.seconds += readings[i].seconds
         readings[i] = again
@@ -150,7 +162,7 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
 
 
 def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: int, book: tuple[Point, ...],
-                source: str, budget: int, max_area: int, guide=None, move_patterns=True,
+                source: str, budget: int, max_area: int, order: Order = Order(),
                 escalated: bool = False) -> Reading:
     """The most telling reading of one candidate region.
 
@@ -165,8 +177,7 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
     best = None
     keep = frozenset(book)
     for target, frame in group[:MAX_TARGETS]:
-        reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, guide,
-                                move_patterns)
+        reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, order)
         best = reading if best is None or more_telling(reading, best) else best
         tried = {frame.region}
         tighter = reading.verdict == UNSETTLED and (escalated or reading.area > ESCALATE_AREA)
@@ -176,8 +187,7 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
             if other.region in tried:
                 continue
             tried.add(other.region)
-            reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, guide,
-                                    move_patterns)
+            reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, order)
             if more_telling(reading, best):
                 best = reading
             # a wider frame is only harder to settle, and past a fit it only adds room
@@ -189,17 +199,17 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
 
 
 def solve_reading(stones: np.ndarray, target: Point, frame: Frame, to_play: int, book: tuple[Point, ...],
-                  source: str, max_nodes: int, max_area: int, guide=None, move_patterns=True) -> Reading:
+                  source: str, max_nodes: int, max_area: int, order: Order = Order()) -> Reading:
     defender = int(stones[target[1], target[0]])
     reading = Reading(target=target, goal="live" if to_play == defender else "kill", frame=frame)
     started = time.perf_counter()
-    solve_candidate(reading, to_play, book, source, max_nodes, max_area, guide, move_patterns)
+    solve_candidate(reading, to_play, book, source, max_nodes, max_area, order)
     reading.seconds = time.perf_counter() - started
     return reading
 
 
 def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], source: str,
-                    max_nodes: int, max_area: int, guide=None, move_patterns=True) -> None:
+                    max_nodes: int, max_area: int, order: Order = Order()) -> None:
     frame = reading.frame
     problem = Problem(source=source, size=frame.stones.shape[0], stones=frame.stones,
                       target=reading.target, to_play=to_play)
@@ -217,13 +227,13 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
         return
     if reading.area > LARGE_AREA:
         max_nodes = tenth(max_nodes)
-    solver = Solver(problem, max_area=max_area, move_patterns=move_patterns)
-    reading.verdict = settle(solver, reading, to_play, book, max_nodes, "attacker", guide)
+    reading.verdict = settle(order.solver(problem, max_area), reading, to_play, book, max_nodes, "attacker",
+                             order.guide)
     if reading.verdict == SETTLED and reading.goal == "live":
         # A live problem whose answer is a ko: the defender lives only as ko master.
         probe = Reading(target=reading.target, goal=reading.goal, frame=frame)
-        if settle(Solver(problem, max_area=max_area, move_patterns=move_patterns), probe, to_play, book,
-                  max_nodes, "defender", guide) == FITS:
+        if settle(order.solver(problem, max_area), probe, to_play, book, max_nodes, "defender",
+                  order.guide) == FITS:
             reading.verdict = KO
             reading.book, reading.winning = probe.book, probe.winning   # as the defender's ko won
         reading.nodes += probe.nodes
