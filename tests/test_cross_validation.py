@@ -154,12 +154,12 @@ def test_crossval_takes_only_the_train_split_of_an_extra_folder_when_told(toy_re
 def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_records, tmp_path,
                                                                            capsys):
     out = tmp_path / "cv"
-    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "3",
                  "--epochs", "6", "--balance", "sqrt", *TOY_OPTIONS]) == 0
     first = json.loads((out / "crossval.json").read_text())
     assert "accuracy_symmetries" not in first["pooled"]
     # Scoring the same networks again, now over the 8 symmetries too, trains nothing.
-    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "3",
                  "--rescore", "--symmetries"]) == 0
     again = json.loads((out / "crossval.json").read_text())
     assert again["pooled"]["accuracy"] == first["pooled"]["accuracy"]
@@ -167,26 +167,26 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
     assert {f["balance"] for f in again["folds"]} == {"sqrt"}
     counts = json.loads((out / "problems.json").read_text())["counts"]
     assert len(counts) == 40 and sum(counts.values()) == 800
-    fold_of = assign_folds(counts, 4)
+    fold_of = assign_folds(counts, 3)
     tested = {}
-    for fold in range(4):
+    for fold in range(3):
         result = json.loads((out / f"fold-{fold}" / "result.json").read_text())
         assert set(result["per_problem"]) == {p for p, k in fold_of.items() if k == fold}
-        assert result["validation_fold"] == (fold + 1) % 4
+        assert result["validation_fold"] == (fold + 1) % 3
         assert result["training"]["epochs_run"] <= 6
         for problem, entry in result["per_problem"].items():
             assert entry["records"] == counts[problem]
             tested[problem] = tested.get(problem, 0) + 1
     assert tested == {problem: 1 for problem in counts}
     summary = json.loads((out / "crossval.json").read_text())["pooled"]
-    assert summary["folds"] == 4 and summary["records"] == 800 and summary["problems"] == 40
+    assert summary["folds"] == 3 and summary["records"] == 800 and summary["problems"] == 40
     assert summary["accuracy"] >= 0.95   # the toy set's rule does not depend on the problem
     assert summary["accuracy_symmetries"] >= 0.95
     assert "| all | 40 | 800 |" in (out / "crossval.md").read_text()
-    assert "4 of 4 folds done" in capsys.readouterr().out
+    assert "3 of 3 folds done" in capsys.readouterr().out
     assert "weighted by the problems' training weights" in (out / "crossval.md").read_text()
     # A fold trained again with other options is named beside the others in the summary.
-    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "3",
                  "--fold", "2", "--epochs", "1", *TOY_OPTIONS]) == 0
     summary = (out / "crossval.md").read_text()
     assert "Folds trained with different settings: balance none" in summary
@@ -194,11 +194,11 @@ def test_crossval_tests_every_problem_once_on_a_network_that_never_saw_it(toy_re
     # A dense network's settings name its width, not the conv option it ignores.
     assert "'width': 48" in summary and "'channels'" not in summary
     assert main(["crossval", "--data", str(toy_records), "--out", str(tmp_path / "none"),
-                 "--folds", "4", "--rescore"]) == 1
+                 "--folds", "3", "--rescore"]) == 1
     assert "cannot rescore" in capsys.readouterr().err
-    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "5",
+    assert main(["crossval", "--data", str(toy_records), "--out", str(out), "--folds", "4",
                  "--rescore"]) == 1
-    assert "trained with 4 folds, not 5" in capsys.readouterr().err
+    assert "trained with 3 folds, not 4" in capsys.readouterr().err
 
 
 def test_crossval_names_a_folder_without_records_or_with_too_few_problems(tmp_path, capsys):
