@@ -36,10 +36,16 @@ def _pipeline_imports(module: Path) -> set[Path]:
             continue
         seen.add(path)
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            names = ([alias.name for alias in node.names] if isinstance(node, ast.Import) else
-                     [node.module] if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
-                     else [])
-            for name in names:
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                # ``from pipeline.beam import storage`` imports a module by the name it lists
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                names = []
+            # importing a.b.c runs a/__init__.py and a/b/__init__.py too
+            prefixes = {".".join(name.split(".")[:k]) for name in names for k in range(1, name.count(".") + 2)}
+            for name in prefixes:
                 if name.split(".")[0] != "pipeline":
                     continue
                 base = _ROOT.joinpath(*name.split("."))

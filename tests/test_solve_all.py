@@ -370,8 +370,16 @@ def test_the_code_fingerprint_covers_the_search_and_the_modules_expand_imports()
     root = Path(__file__).resolve().parents[1]
     names = {str(p.relative_to(root)) for p in rejected_sides.code_files()}
     assert {"solver/dfs.py", "solver/movegen.py", "solver/move_patterns.npz", "pipeline/expand.py",
-            "pipeline/orientation.py", "pipeline/symmetries.py", "pipeline/formats/records.py"} <= names
+            "pipeline/orientation.py", "pipeline/symmetries.py", "pipeline/formats/records.py",
+            "pipeline/formats/__init__.py"} <= names
     assert "pipeline/features.py" not in names and "pipeline/solve_all_pipeline.py" not in names
+
+    with tempfile.TemporaryDirectory() as folder:   # a module imported by the name of its package
+        module = Path(folder) / "module.py"
+        module.write_text("from pipeline.beam import storage\nimport pipeline.paths\nimport numpy\n")
+        found = {str(p.relative_to(root)) for p in rejected_sides._pipeline_imports(module) if p != module}
+    assert {"pipeline/__init__.py", "pipeline/beam/__init__.py", "pipeline/beam/storage.py",
+            "pipeline/paths.py"} <= found
 
 
 def test_labels_agree_with_tsumego_js(run):
