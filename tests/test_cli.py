@@ -128,6 +128,28 @@ def test_the_solve_all_bar_in_a_log_is_not_redrawn_at_every_poll(tmp_path, capsy
     assert "6/6" in err
 
 
+def test_the_solve_all_bar_counts_a_side_rejected_now_and_leaves_out_one_rejected_before(tmp_path, monkeypatch):
+    import time
+
+    from pipeline import rejected_sides
+    from pipeline.progress import PolledBar
+    from pipeline.solve_all_pipeline import Layout, sides_bar
+
+    monkeypatch.setattr(PolledBar, "POLL_SECONDS", 0.01)
+    layout = Layout(str(tmp_path))
+    problems = [("p0", "p0.sgf"), ("p1", "p1.sgf")]
+    rejected_sides.remember(layout.rejected("p0", "attacker"), "position", "over the budget")
+    with sides_bar(layout, problems) as progress:
+        assert progress.bar.total == 3   # p0's attacker side will not be searched again
+        rejected_sides.remember(layout.rejected("p1", "attacker"), "position", "over the budget")
+        (tmp_path / "partial").mkdir()
+        (tmp_path / "partial" / "p1.defender.sgf").write_text("(;)")
+        deadline = time.monotonic() + 5
+        while progress.bar.n < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert progress.bar.n == 2
+
+
 def test_a_command_that_cannot_go_on_prints_one_error_line_and_exits_with_its_code(tmp_path, capsys):
     from pipeline.corpus_stats import BEGIN, END
 
