@@ -52,8 +52,10 @@ $(STAMP): setup.cfg pyproject.toml
 
 install: $(STAMP)
 
+# The test files in a pytest process per core, two at most (tests/run_groups.py);
+# TEST_ARGS go to every pytest process, e.g. TEST_ARGS='-x -k enclose'.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python tests/run_groups.py $(TEST_ARGS)
 
 # Solver benchmark: our DFS and df-pn against tsumego.js 1.1.0 (installed into
 # a cache folder outside the repository) on ../shared/sgf-problems.
