@@ -37,4 +37,7 @@ def test_seconds_are_summed_per_file_from_the_durations_report():
 
 
 def test_the_measured_seconds_name_every_test_file():
-    assert set(run_groups.known_seconds()) == set(run_groups.test_files())
+    listed, present = set(run_groups.known_seconds()), set(run_groups.test_files())
+    assert listed == present, (
+        f"tests/file_seconds.json lacks {sorted(present - listed)} and lists {sorted(listed - present)}: "
+        "run `.venv/bin/python tests/run_groups.py --measure` (or add the file by hand)")
