@@ -39,6 +39,20 @@ def test_files() -> list[str]:
     return sorted(f"tests/{path.name}" for path in TESTS.glob("test_*.py"))
 
 
+def split_paths(args: list[str]) -> tuple[list[str], list[str]]:
+    """The test paths among pytest's arguments (a folder as its test files), and the rest."""
+    paths, rest = [], []
+    for arg in args:
+        path = TESTS.parent / arg.split("::")[0]
+        if arg.startswith("-") or not path.exists():
+            rest.append(arg)
+        elif path.is_dir():
+            paths += sorted(str(found.relative_to(TESTS.parent)) for found in path.rglob("test_*.py"))
+        else:
+            paths.append(arg)
+    return paths, rest
+
+
 def known_seconds() -> dict[str, float]:
     try:
         return json.loads(SECONDS_FILE.read_text())
@@ -116,9 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     options, pytest_args = parser.parse_known_args(argv)
     if options.groups < 1:
         parser.error("--groups must be 1 or more")
-    chosen = [arg for arg in pytest_args if arg.startswith("tests/")]
+    chosen, others = split_paths(pytest_args)
     files = chosen or test_files()
-    others = [arg for arg in pytest_args if arg not in chosen]
     if options.measure:
         others.append("--durations=0")
     groups = deal(files, known_seconds(), options.groups)

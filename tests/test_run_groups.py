@@ -36,6 +36,12 @@ def test_seconds_are_summed_per_file_from_the_durations_report():
         "tests/test_a.py": 14.5, "tests/test_b.py": 0.5}
 
 
+def test_test_paths_are_told_from_pytest_options():
+    paths, rest = run_groups.split_paths(["-x", "-k", "enclose", "tests/test_cli.py::test_x", "tests"])
+    assert rest == ["-x", "-k", "enclose"]
+    assert paths == ["tests/test_cli.py::test_x", *run_groups.test_files()]
+
+
 def test_the_measured_seconds_name_every_test_file():
     listed, present = set(run_groups.known_seconds()), set(run_groups.test_files())
     assert listed == present, (
