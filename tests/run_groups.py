@@ -1,20 +1,20 @@
 """``make test``: the test files in as many pytest processes as there are cores (two at most).
 
 Most of the suite's time is TensorFlow training toy networks and the solver searching,
-each mostly on one core; run one after the other on the 2-core CI machine they took
-648 s, in two processes at once 367 s (RESULTS.md, "make test in two processes").
+each mostly on one core; one after the other on the project's 2-core machine the files
+took 648 s, in two processes at once 367 s (RESULTS.md, "make test in two processes").
 
 Files, never single tests, are dealt to the groups, so a module's fixtures are built once
 and a file's tests keep their order.  They are dealt longest first, each to the group with
 the fewest seconds so far, by the seconds each file took in a measured run
 (``tests/file_seconds.json``; a file not listed there counts as the median), so that the
-groups end at about the same time.  ``--measure`` runs the suite so and writes the file
-again from pytest's ``--durations=0`` report.
+groups end at about the same time.  ``--measure`` adds pytest's ``--durations=0`` and,
+when every group passes, writes the seconds of the files it ran into that file.
 
 The first group's report is shown as it runs; the others' are kept in files and shown
 after it, each whole.  The exit status is the first group's that is not 0.  Arguments
 this script does not know (``-x``, ``-k EXPR``, test files) go to every pytest process;
-``--groups 1`` runs plain ``pytest tests``.
+``--groups 1`` runs them all in one pytest process.
 """
 from __future__ import annotations
 
@@ -135,16 +135,17 @@ def main(argv: list[str] | None = None) -> int:
     if options.measure:
         others.append("--durations=0")
     groups = deal(files, known_seconds(), options.groups)
-    if len(groups) == 1:
-        return subprocess.call([sys.executable, "-m", "pytest", "-q", *others, *groups[0]], cwd=TESTS.parent)
     started = time.monotonic()
     status, reports = run_groups(groups, others)
-    print(f"\nmake test: {len(files)} files in {len(groups)} pytest processes at once, "
+    print(f"\nmake test: {len(files)} test files in {len(groups)} pytest process(es) at once, "
           f"{time.monotonic() - started:.0f} s, exit status {status}", flush=True)
     if options.measure and status == 0:
-        seconds = {name: 0.0 for name in files}   # a file whose every test took under 5 ms
+        seconds = known_seconds()
+        seconds.update({name.split("::")[0]: 0.0 for name in files})   # every test under 5 ms
         seconds.update(seconds_from_reports(reports))
-        SECONDS_FILE.write_text(json.dumps(dict(sorted(seconds.items())), indent=1) + "\n")
+        present = set(test_files())
+        SECONDS_FILE.write_text(json.dumps({name: value for name, value in sorted(seconds.items())
+                                            if name in present}, indent=1) + "\n")
     return status
 
 
