@@ -12,7 +12,8 @@ groups end at about the same time.  ``--measure`` adds pytest's ``--durations=0`
 when every group passes, writes the seconds of the files it ran into that file.
 
 The first group's report is shown as it runs; the others' are kept in files and shown
-after it, each whole.  The exit status is the first group's that is not 0.  Arguments
+after it, each whole.  The exit status is the first group's that is not 0 (pytest's 5, no
+test collected, only when no group collected one).  Arguments
 this script does not know (``-x``, ``-k EXPR``, test files) go to every pytest process;
 ``--groups 1`` runs them all in one pytest process.
 """
@@ -88,24 +89,21 @@ def seconds_from_reports(reports: list[str]) -> dict[str, float]:
 def run_groups(groups: list[list[str]], pytest_args: list[str]) -> tuple[int, list[str]]:
     """Each group in its own pytest process, all at once; the first status that is not 0 and
     every group's report (the first group's also shown as it runs)."""
-    command = [sys.executable, "-m", "pytest", "-q"]
     kept = [tempfile.TemporaryFile(mode="w+") for _ in groups[1:]]
-    processes = []
+    processes = [subprocess.Popen([sys.executable, "-m", "pytest", "-q", *pytest_args, *group],
+                                  cwd=TESTS.parent, stdout=output, stderr=subprocess.STDOUT, text=True)
+                 for group, output in zip(groups, [subprocess.PIPE, *kept])]
     shown: list[str] = []
     try:
-        processes.append(subprocess.Popen([*command, *pytest_args, *groups[0]], cwd=TESTS.parent,
-                                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True))
-        for group, output in zip(groups[1:], kept):
-            processes.append(subprocess.Popen([*command, *pytest_args, *group], cwd=TESTS.parent,
-                                              stdout=output, stderr=subprocess.STDOUT, text=True))
         for line in processes[0].stdout:
             sys.stdout.write(line)
             sys.stdout.flush()
             shown.append(line)
-        statuses = [process.wait() for process in processes]
     except KeyboardInterrupt:
         # Ctrl-C reached the pytest processes too: let them print their summaries.
-        statuses = [process.wait() for process in processes]
+        shown.append(processes[0].stdout.read())
+        sys.stdout.write(shown[-1])
+    statuses = [process.wait() for process in processes]
     reports = ["".join(shown)]
     for number, output in enumerate(kept, start=2):
         output.seek(0)
@@ -131,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     if options.groups < 1:
         parser.error("--groups must be 1 or more")
     chosen, others = split_paths(pytest_args)
+    if options.measure and ("-k" in others or any("::" in name for name in chosen)):
+        parser.error("--measure times whole test files: no -k, no FILE::TEST")
     files = chosen or test_files()
     if options.measure:
         others.append("--durations=0")
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{time.monotonic() - started:.0f} s, exit status {status}", flush=True)
     if options.measure and status == 0:
         seconds = known_seconds()
-        seconds.update({name.split("::")[0]: 0.0 for name in files})   # every test under 5 ms
+        seconds.update({name: 0.0 for name in files})   # a file whose every test took under 5 ms
         seconds.update(seconds_from_reports(reports))
         present = set(test_files())
         SECONDS_FILE.write_text(json.dumps({name: value for name, value in sorted(seconds.items())
