@@ -38,7 +38,7 @@ PROGRESS_FILE = "progress.json"
 # What a run interrupted after an epoch keeps of what it wrote.
 KEPT_WHEN_INTERRUPTED = (CHECKPOINTS, "logs")
 # The settings of a run that a sitting going on with it keeps, whatever its command line says.
-RUN_SETTINGS = ("seed", "batch_size", "epochs", "patience", "schedule")
+RUN_SETTINGS = ("seed", "batch_size", "epochs", "patience", "schedule", "validation_fraction")
 
 
 def read_model_spec(model_dir: str) -> dict:
@@ -100,8 +100,11 @@ def continue_settings(args, progress: dict) -> None:
     """The settings of the unfinished run ``progress`` into ``args``, with a line naming the
     options given on the command line that it overrides (--minutes stays this sitting's)."""
     given = {"seed": args.seed, "batch_size": args.batch_size, "epochs": args.epochs,
-             "patience": args.patience, "schedule": args.schedule}
-    kept = {"seed": progress["seed"], "batch_size": progress["batch_size"], **progress["limits"]}
+             "patience": args.patience, "schedule": args.schedule,
+             "validation_fraction": args.validation_fraction}
+    # (a run from before validation problems watched the test split: fraction 0)
+    kept = {"seed": progress["seed"], "batch_size": progress["batch_size"], **progress["limits"],
+            "validation_fraction": progress.get("validation", {}).get("fraction", 0.0)}
     parser = getattr(args, "parser", None)
     overridden = [f"--{name.replace('_', '-')} {given[name]}" for name in RUN_SETTINGS
                   if given[name] != kept[name]

@@ -258,7 +258,8 @@ def train_fold(args, options, spec: dict, planes: list[str], out: str, fold: int
     training = {"epochs_run": fitted["epochs_run"], "best_epoch": fitted["best_epoch"],
                 "schedule": fitted["schedule"],
                 "stopped_by": fitted["stopped_by"], "seconds": fitted["seconds"],
-                "validation_accuracy": fitted["test_accuracy"], "validation_loss": fitted["test_loss"]}
+                "validation_accuracy": fitted["validation_accuracy"],
+                "validation_loss": fitted["validation_loss"]}
     model_spec = {"planes": planes, "F": len(planes), "window": spec["window"],
                   "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
                   "data": os.path.abspath(args.data), "split": f"fold {fold} of {args.folds}",

@@ -145,10 +145,11 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
         "epochs_run": len(losses), "best_epoch": best_epoch + 1, "schedule": limits.schedule,
         "stopped_by": stopped_by,
         "seconds": round(seconds + (0 if progress is None else progress.get("seconds", 0)), 1),
-        "test_accuracy": logs["val_safe_accuracy"][best_epoch],
-        "test_loss": losses[best_epoch],
+        # the watched records' figures at the epoch kept
+        "validation_accuracy": logs["val_safe_accuracy"][best_epoch],
+        "validation_loss": losses[best_epoch],
         # the end-state head's per-point accuracy on the points with an end state
-        **({"test_end_state_accuracy": logs["val_end_state_accuracy"][best_epoch]}
+        **({"validation_end_state_accuracy": logs["val_end_state_accuracy"][best_epoch]}
            if "val_end_state_accuracy" in logs else {}),
     }
     if progress is not None:

@@ -147,7 +147,7 @@ def run(args) -> int:
         plot_bits(bits_rows, os.path.join(args.out, "bits.png"))
     plot_by_size(by_size, args.bits, os.path.join(args.out, "accuracy_by_size.png"))
     if history is not None:
-        plot_training(history, os.path.join(args.out, "training.png"))
+        plot_training(history, os.path.join(args.out, "training.png"), watched_label(spec))
     summary = summary_text(spec, data, predictions, args.bits, sizes, packed, args.split,
                            nets["packed"].header.get("scheme", ""), exclusion)
     with open(os.path.join(args.out, "summary.md"), "w") as f:
@@ -331,7 +331,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         + (f", end-state loss weight {options['end_state_weight']}" if options.get("end_state_weight") else "")
         + (f", dropout {options['dropout']}" if options.get("dropout") else "") + ".  "
         f"Training: seed {spec['seed']}, {spec['epochs_run']} epochs in {spec['seconds']:.0f} s "
-        f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}"
+        f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}" + epoch_choice(spec, data, split)
         + extra_training(spec)
         + "".join(f"; before that, resumed from `{run['model']}`: seed {run['seed']}, "
                   f"{run['epochs_run']} epochs in {run['seconds']:.0f} s"
@@ -400,17 +400,36 @@ def plot_bits(rows: list[dict], path: str) -> None:
     plt.close(fig)
 
 
-def plot_training(history: dict, path: str) -> None:
+def watched_label(spec: dict) -> str:
+    """What the training watched epoch by epoch: ``validation`` (train problems held back)
+    or ``test`` (the test split, by runs of --validation-fraction 0 and older ones)."""
+    return "validation" if spec.get("validation", {}).get("problems") else "test"
+
+
+def epoch_choice(spec: dict, data: str, split: str) -> str:
+    """The summary's words on what chose the epoch kept, and whether the records scored
+    (``split`` of the folder ``data``) took part in the choice."""
+    held = spec.get("validation", {}).get("problems") or []
+    if held:
+        return f" (chosen on the loss of {len(held)} train problems held back)"
+    if os.path.abspath(data) == spec.get("data") and split == "test":
+        return " (chosen on the test split's loss: the figures above took part in the choice)"
+    return " (chosen on the loss of its training folder's test split)"
+
+
+def plot_training(history: dict, path: str, watched: str = "test") -> None:
+    """Loss and accuracy epoch by epoch, of the training records and of the ``watched`` ones."""
     plt = _pyplot()
     curves = history["history"]
     epochs = np.arange(1, len(curves["loss"]) + 1)
     fig, (loss, accuracy) = plt.subplots(1, 2, figsize=(10, 4))
-    for key, label in (("loss", "train loss"), ("val_loss", "test loss"),
-                       ("safe_loss", "train safe loss"), ("val_safe_loss", "test safe loss")):
+    for key, label in (("loss", "train loss"), ("val_loss", f"{watched} loss"),
+                       ("safe_loss", "train safe loss"), ("val_safe_loss", f"{watched} safe loss")):
         loss.plot(epochs, curves[key], label=label)
-    for key, label in (("safe_accuracy", "train safe"), ("val_safe_accuracy", "test safe"),
-                       ("move_accuracy", "train move"), ("val_move_accuracy", "test move"),
-                       ("end_state_accuracy", "train end state"), ("val_end_state_accuracy", "test end state")):
+    for key, label in (("safe_accuracy", "train safe"), ("val_safe_accuracy", f"{watched} safe"),
+                       ("move_accuracy", "train move"), ("val_move_accuracy", f"{watched} move"),
+                       ("end_state_accuracy", "train end state"),
+                       ("val_end_state_accuracy", f"{watched} end state")):
         if key in curves:   # (the end-state curves only for a network with that head)
             accuracy.plot(epochs, curves[key], label=label)
     loss.set_xlabel("epoch")

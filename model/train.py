@@ -1,16 +1,21 @@
 """``tsumego train``: fit the network on the records of ``tsumego features``.
 
 ``tsumego train --data DIR --out DIR [--epochs N] [--minutes M] [--seed S]
-[--without PLANE,...] [--resume MODEL_DIR] [--extra-train DIR ...]``
+[--validation-fraction F] [--without PLANE,...] [--resume MODEL_DIR] [--extra-train DIR ...]``
 
 Every epoch reads each training record once, through a random window of the
 target block and a random symmetry (``model.dataset``).  Adam with L2 on the
 kernels; ``--without`` leaves planes out (plane names of ``features.json`` or
 plane-group names such as ``tactics``), to measure what they are worth on
-the same records.  The test split's loss is watched after every epoch: the learning
-rate halves when it has not improved for half of ``--patience`` epochs,
-and training stops when it has not improved for ``--patience`` epochs, or
-when the ``--minutes`` budget is spent; the best epoch's weights are kept.
+the same records.  A share of the train split's records (``--validation-fraction``,
+in whole problems: :mod:`model.validation`) is held back and its loss watched
+after every epoch: the learning rate halves when it has not improved for
+half of ``--patience`` epochs, and training stops when it has not improved
+for ``--patience`` epochs, or when the ``--minutes`` budget is spent; the
+best epoch's weights are kept, and the test split is scored once with them,
+so its figure took no part in choosing them.  ``--validation-fraction 0``
+watches the test split instead (every train problem is trained on; the
+test figure is then the chosen epoch's).
 
 ``--resume MODEL_DIR`` starts from the weights another run left in
 ``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so
@@ -67,6 +72,7 @@ from model.fit import MODEL_FILE, SCHEDULES, FitLimits, fit
 from model.network import (ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions,
                            layer_names)
 from model.packed import FLOAT_BITS, packed_path, read_packed
+from model.validation import DEFAULT_FRACTION, validation_problems
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
 
@@ -88,6 +94,11 @@ def register(commands) -> None:
                              "run's folder (interrupted), go on with that run where it stopped")
     parser.add_argument("--mixed-precision", action="store_true",
                         help="compute in float16, keep the weights in float32 (for a GPU; slower on a CPU)")
+    parser.add_argument("--validation-fraction", type=float, default=DEFAULT_FRACTION,
+                        help="share of the train split's records held back, in whole problems, whose "
+                             f"loss picks the epoch kept (default {DEFAULT_FRACTION}); the test split is scored "
+                             "once, at the end.  0 watches the test split itself (its figure then "
+                             "took part in the choice)")
     add_training_arguments(parser)
     # (run replaces it once training starts, with what was kept and how to go on)
     parser.set_defaults(run=run, on_interrupt="nothing was written into --out; rerun to train")
@@ -264,45 +275,74 @@ def run(args) -> int:
     extra = tuple(args.extra_train)
     extra_splits = EXTRA_SPLITS[args.extra_split]
     distinct_extra = tuple(dict.fromkeys(extra))
+    held_back: list[str] = []    # the train split's problems whose loss picks the epoch
+    kept_counts: dict[str, int] | None = None   # records of the problems trained on, when some are held back
 
     def datasets(end_state: bool):
-        return (make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
-                             seed=args.seed, planes=planes, extra=extra, end_state=end_state,
-                             extra_splits=extra_splits),
-                make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False,
-                             planes=planes, end_state=end_state))
+        """The training records, the watched ones (the held-back problems', else the test
+        split) and the test split."""
+        common = {"planes": planes, "end_state": end_state}
+        test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False, **common)
+        if not held_back:
+            train = make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
+                                 seed=args.seed, extra=extra, extra_splits=extra_splits, **common)
+            return train, test, test
+        train = make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
+                             seed=args.seed, extra=extra, extra_splits=extra_splits,
+                             problems=dict.fromkeys(kept_counts, 1.0),
+                             own_records=sum(kept_counts.values()), **common)
+        watched = make_dataset(args.data, "train", args.batch_size, augment=False, shuffle=False,
+                               problems=dict.fromkeys(held_back, 1.0), **common)
+        return train, watched, test
 
     try:
-        train, test = datasets(options.end_state)
-        # A TFRecord file's length is unknown until read: told the batches an epoch holds,
-        # Keras ends the epoch there instead of running into the end of the data (and
-        # warning "Your input ran out of data"), and TensorFlow checks the count.
-        extra_found = extra_records(args.data, extra, extra_splits)
-        records = {"train": split_records(spec, "train") + sum(count for _, _, count in extra_found),
-                   "test": split_records(spec, "test")}
         # Every shard read once, so a damaged one is named here rather than met mid-epoch
         # (a folder named several times, once).
         check_shards(args.data, SPLITS, spec)
         for folder in distinct_extra:
             check_shards(folder, extra_splits, read_spec(folder))
-        # (counted once the shards are known to be sound)
+        if continued is not None:
+            # the problems the run watched from its start (continue_settings took its fraction)
+            held_back = list(continued.get("validation", {}).get("problems", []))
+        if args.validation_fraction > 0:
+            train_counts = count_problems(args.data, ("train",))
+            if continued is None:
+                held_back = validation_problems(train_counts, args.validation_fraction)
+            missing = sorted(set(held_back) - set(train_counts))
+            if missing:
+                raise ValueError(f"the run's validation problems {', '.join(missing[:3])} are not in "
+                                 f"{args.data}'s train split")
+            kept_counts = {problem: count for problem, count in train_counts.items()
+                           if problem not in held_back}
+        extra_found = extra_records(args.data, extra, extra_splits)
+        own = split_records(spec, "train") if kept_counts is None else sum(kept_counts.values())
+        # A TFRecord file's length is unknown until read: told the batches an epoch holds,
+        # Keras ends the epoch there instead of running into the end of the data (and
+        # warning "Your input ran out of data"), and TensorFlow checks the count.
+        records = {"train": own + sum(count for _, _, count in extra_found),
+                   "test": split_records(spec, "test"),
+                   "validation": (split_records(spec, "test") if kept_counts is None
+                                  else sum(train_counts[problem] for problem in held_back))}
         checked = without_idle_end_state_head(options, args.data, "train", distinct_extra, extra_splits)
         if checked != options:
             if continued is not None:
                 raise CommandError(f"--resume {args.resume}: the run's network has the end-state head, "
                                    f"and no training record of {args.data} has an end state", code=2)
             options = checked
-            train, test = datasets(options.end_state)
+        train, watched, test = datasets(options.end_state)
     except (FileNotFoundError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
-    train, test = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records[split] // args.batch_size)))
-                   for dataset, split in ((train, "train"), (test, "test")))
+    train, watched, test = (
+        dataset.apply(tf.data.experimental.assert_cardinality(-(-records[split] // args.batch_size)))
+        for dataset, split in ((train, "train"), (watched, "validation"), (test, "test")))
     if extra and spec.get("split", "problem") == "problem":
-        overlap = extra_problem_overlap(distinct_extra, count_problems(args.data, ("test",)), extra_splits)
+        # (the held-back problems too: records of theirs trained on would steer the epoch's choice)
+        overlap = extra_problem_overlap(distinct_extra, {*count_problems(args.data, ("test",)), *held_back},
+                                        extra_splits)
         if overlap:
             raise CommandError(overlap, code=2)
     if not any(True for _ in test.take(1)):
-        raise CommandError(f"{args.data}: the test split is empty, and early stopping watches it "
+        raise CommandError(f"{args.data}: the test split is empty, and training is scored on it "
                            "(write the features with a larger --test-fraction)")
 
     counts = spec.get("counts", {})
@@ -314,6 +354,13 @@ def run(args) -> int:
           + "".join(f"; {count} more training records from {folder}"
                     + (" (its train split)" if args.extra_split == "train" else "")
                     for folder, _, count in extra_found))
+    if held_back:
+        print(f"validation: {len(held_back)} of the train split's {len(held_back) + len(kept_counts)} "
+              f"problems held back ({records['validation']} records), their loss picks the epoch kept; "
+              "the test split is scored at the end")
+    else:
+        print("validation: the test split's loss picks the epoch kept (--validation-fraction 0), "
+              "so the test figure took part in the choice")
     strategy = distribution_strategy()
     mirrored = isinstance(strategy, tf.distribute.MirroredStrategy)
     print(f"training on {', '.join(strategy.extended.worker_devices) if mirrored else 'the CPU'}"
@@ -324,7 +371,11 @@ def run(args) -> int:
         "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
         "extra_train": [os.path.abspath(folder) for folder in extra], "extra_split": args.extra_split,
-        "records": {"train": counts.get("written_train"), "test": counts.get("written_test")},
+        "records": {"train": counts.get("written_train") if kept_counts is None else own,
+                    "validation": records["validation"] if held_back else 0,
+                    "test": counts.get("written_test")},
+        # whole problems of the train split whose loss picks the epoch (none: the test split's)
+        "validation": {"fraction": args.validation_fraction, "problems": held_back},
         "replicas": strategy.num_replicas_in_sync, "mixed_precision": args.mixed_precision,
     }
     if resumed is not None:
@@ -360,11 +411,12 @@ def run(args) -> int:
                   f"of at most {limits.epochs} ({continued['seconds']:.0f} s so far)")
         try:
             with terminate_as_interrupt():
-                fitted = fit(model, train, test, args.out, limits, progress=progress,
+                fitted = fit(model, train, watched, args.out, limits, progress=progress,
                              weights_from=args.resume if continued is not None else None)
         except BaseException:
             args.on_interrupt = interrupted_advice(args, continued is not None)
             raise
+        fitted.update(test_figures(model, test, fitted, bool(held_back)))
     summary = {**run_spec, "run": progress["run"], **fitted}
     write_json(os.path.join(args.out, MODEL_SPEC), summary)
     # The run is finished: its progress gives way to model.json.
@@ -372,13 +424,28 @@ def run(args) -> int:
         with contextlib.suppress(FileNotFoundError):
             os.remove(os.path.join(args.out, CHECKPOINTS, name))
     print(f"trained {summary['epochs_run']} epochs in {summary['seconds']:.0f} s (stopped by "
-          f"{summary['stopped_by']}); best epoch {summary['best_epoch']}: test accuracy "
-          f"{summary['test_accuracy']:.4f}"
+          f"{summary['stopped_by']}); best epoch {summary['best_epoch']}"
+          + (f": validation accuracy {summary['validation_accuracy']:.4f}, loss "
+             f"{summary['validation_loss']:.4f}; test accuracy" if held_back else ": test accuracy")
+          + f" {summary['test_accuracy']:.4f}"
           + (f", end-state accuracy {summary['test_end_state_accuracy']:.4f}"
              if "test_end_state_accuracy" in summary else "")
           + f", test loss {summary['test_loss']:.4f} -> "
           f"{os.path.join(args.out, MODEL_FILE)}")
     return 0
+
+
+def test_figures(model, test, fitted: dict, held_back: bool) -> dict:
+    """model.json's test figures of the weights kept: those of the watched records when they
+    were the test split's, else the test split scored once now (Keras's records-weighted
+    figures, as the fit's validation ones)."""
+    if not held_back:
+        return {f"test_{name}": fitted[f"validation_{name}"]
+                for name in ("accuracy", "loss", "end_state_accuracy") if f"validation_{name}" in fitted}
+    scored = model.evaluate(test, verbose=0, return_dict=True)
+    return {"test_accuracy": float(scored["safe_accuracy"]), "test_loss": float(scored["loss"]),
+            **({"test_end_state_accuracy": float(scored["end_state_accuracy"])}
+               if "end_state_accuracy" in scored else {})}
 
 
 def copy_weights(earlier, model) -> None:

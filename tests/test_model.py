@@ -91,6 +91,75 @@ def test_training_learns_a_separable_toy_set(trained):
     assert any((model_dir / "logs").rglob("events.out.tfevents.*"))
 
 
+def test_the_epoch_is_chosen_on_train_problems_held_back_and_the_test_split_scored_once(trained):
+    import keras
+
+    from model.dataset import make_dataset
+    from model.validation import validation_problems
+    from pipeline.formats.records import count_problems
+
+    data, model_dir, reports = trained
+    spec = json.loads((model_dir / "model.json").read_text())
+    counts = count_problems(str(data), ("train",))
+    held = spec["validation"]["problems"]
+    assert spec["validation"]["fraction"] == 0.1 and held == validation_problems(counts, 0.1) and held
+    assert spec["records"] == {"train": 600 - sum(counts[problem] for problem in held),
+                               "validation": sum(counts[problem] for problem in held), "test": 200}
+    history = json.loads((model_dir / "history.json").read_text())["history"]
+    assert spec["validation_loss"] == min(history["val_loss"])
+    # the test figures: the kept weights on the test split, scored once
+    model = keras.saving.load_model(model_dir / "model.keras")
+    scored = model.evaluate(make_dataset(str(data), "test", 32, augment=False, shuffle=False),
+                            return_dict=True, verbose=0)
+    assert spec["test_accuracy"] == pytest.approx(scored["safe_accuracy"], abs=1e-6)
+    assert spec["test_loss"] == pytest.approx(scored["loss"], rel=1e-5)
+    summary = (reports / "summary.md").read_text()
+    assert f"best epoch {spec['best_epoch']} (chosen on the loss of {len(held)} train problems held back)" \
+        in summary
+
+
+def test_training_reads_the_held_back_problems_only_to_watch_them(trained, tmp_path, monkeypatch):
+    from model import dataset
+    from model.validation import validation_problems
+    from pipeline.formats.records import count_problems
+
+    data, _, _ = trained
+    made = []
+
+    def recording(data_dir, split, *args, **kwargs):
+        made.append((split, kwargs.get("problems"), kwargs.get("augment", True)))
+        return make_dataset(data_dir, split, *args, **kwargs)
+
+    make_dataset = dataset.make_dataset
+    monkeypatch.setattr(dataset, "make_dataset", recording)
+    assert main(["train", "--data", str(data), "--out", str(tmp_path / "half"), "--epochs", "1",
+                 "--validation-fraction", "0.5", *TOY_OPTIONS]) == 0
+    counts = count_problems(str(data), ("train",))
+    problems, held = set(counts), set(validation_problems(counts, 0.5))
+    assert 0.5 <= sum(counts[problem] for problem in held) / 600 < 0.6
+    by_role = {("trained" if augment else "watched" if chosen else "scored"): (split, chosen)
+               for split, chosen, augment in made}
+    assert by_role["trained"] == ("train", dict.fromkeys(sorted(problems - held), 1.0))
+    assert by_role["watched"] == ("train", dict.fromkeys(sorted(held), 1.0))
+    assert by_role["scored"] == ("test", None) and len(made) == 3
+
+
+def test_a_fraction_of_0_watches_the_test_split_and_says_its_figure_took_part(trained, tmp_path):
+    data, _, _ = trained
+    out = tmp_path / "watching-test"
+    assert main(["train", "--data", str(data), "--out", str(out), "--epochs", "2",
+                 "--validation-fraction", "0", *TOY_OPTIONS]) == 0
+    spec = json.loads((out / "model.json").read_text())
+    history = json.loads((out / "history.json").read_text())["history"]
+    assert spec["validation"] == {"fraction": 0, "problems": []}
+    assert spec["records"] == {"train": 600, "validation": 0, "test": 200}
+    assert spec["test_loss"] == spec["validation_loss"] == min(history["val_loss"])
+    assert main(["quantize", "--model", str(out), "--no-table"]) == 0
+    assert main(["report", "--model", str(out), "--out", str(tmp_path / "reports")]) == 0
+    assert "(chosen on the test split's loss: the figures above took part in the choice)" in \
+        (tmp_path / "reports" / "summary.md").read_text()
+
+
 def test_a_conv_network_learns_the_toy_set_and_packs_at_5_bits(tmp_path):
     data, model_dir = tmp_path / "records", tmp_path / "model"
     data.mkdir()

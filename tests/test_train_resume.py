@@ -91,9 +91,13 @@ def test_a_run_interrupted_after_an_epoch_goes_on_in_place_to_the_end(data, tmp_
     expected = [0.003 * (1 + np.cos(np.pi * (epoch + 0.5) / 5)) / 2 for epoch in range(5)]
     assert np.allclose(history["history"]["learning_rate"], expected, rtol=1e-5)
     every = history["history"]["val_loss"]
-    assert spec["best_epoch"] == 1 + int(np.argmin(every)) and spec["test_loss"] == min(every)
-    # Adam went on from its state at the interruption: 5 epochs of 7 batches in all
-    assert int(keras.saving.load_model(out / "model.keras").optimizer.iterations.numpy()) == 5 * 7
+    assert spec["best_epoch"] == 1 + int(np.argmin(every)) and spec["validation_loss"] == min(every)
+    # the problems watched from the start
+    assert spec["validation"] == progress["validation"] and spec["validation"]["problems"]
+    # Adam went on from its state at the interruption: 5 epochs of the same batches in all
+    batches = -(-spec["records"]["train"] // 32)
+    assert spec["records"]["train"] < 200 and int(
+        keras.saving.load_model(out / "model.keras").optimizer.iterations.numpy()) == 5 * batches
     # finished: the progress gives way to model.json, and the folder is a finished run's
     assert sorted(os.listdir(out / "checkpoints")) == ["best.weights.h5"]
     assert checkpoints.unfinished_run(str(out)) is None
@@ -120,10 +124,10 @@ def test_going_on_elsewhere_keeps_the_learning_rate_and_the_best_weights_of_the_
                  "--without", "noise"]) == 2
     assert "reads other planes" in capsys.readouterr().err
     assert main(["train", "--data", str(data), "--out", str(out), "--resume", str(stopped),
-                 "--epochs", "7", "--seed", "3"]) == 0
-    assert "left aside: --epochs 7" in capsys.readouterr().out
+                 "--epochs", "7", "--seed", "3", "--validation-fraction", "0.5"]) == 0
+    assert "left aside: --epochs 7, --validation-fraction 0.5" in capsys.readouterr().out
     spec = read(out / "model.json")
-    assert spec["epochs_run"] == 4 and spec["best_epoch"] == best and spec["test_loss"] == 0.0
+    assert spec["epochs_run"] == 4 and spec["best_epoch"] == best and spec["validation_loss"] == 0.0
     rates = read(out / "history.json")["history"]["learning_rate"]
     assert rates[:2] == [pytest.approx(0.003)] * 2 and rates[2] == pytest.approx(1e-4)
     # model.keras holds the best epoch's weights, from before the interruption
