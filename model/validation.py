@@ -12,8 +12,8 @@ the weights chosen.
 
 The problems are taken in the order of a hash of their ids until they hold
 ``--validation-fraction`` of the train split's records, not of its problems:
-the problems' sizes are very uneven, and a tenth of the reference
-problems' train split by count held 1% of its records, 547 records of 10
+the problems' sizes are very uneven, and a tenth of ``make all``'s 84
+train problems by count held 1% of their records, 547 records of 10
 small problems whose loss stopped falling at the 9th epoch, where a run
 watching the test split saw its loss fall until the 20th (RESULTS.md,
 "The epoch chosen on problems held back from training").  The order does not depend on
