@@ -38,7 +38,7 @@ PROGRESS_FILE = "progress.json"
 # What a run interrupted after an epoch keeps of what it wrote.
 KEPT_WHEN_INTERRUPTED = (CHECKPOINTS, "logs")
 # The settings of a run that a sitting going on with it keeps, whatever its command line says.
-RUN_SETTINGS = ("seed", "batch_size", "epochs", "patience", "schedule", "validation_fraction")
+RUN_SETTINGS = ("seed", "batch_size", "epochs", "patience", "schedule", "keep", "validation_fraction")
 
 
 def read_model_spec(model_dir: str) -> dict:
@@ -100,10 +100,11 @@ def continue_settings(args, progress: dict) -> None:
     """The settings of the unfinished run ``progress`` into ``args``, with a line naming the
     options given on the command line that it overrides (--minutes stays this sitting's)."""
     given = {"seed": args.seed, "batch_size": args.batch_size, "epochs": args.epochs,
-             "patience": args.patience, "schedule": args.schedule,
+             "patience": args.patience, "schedule": args.schedule, "keep": args.keep,
              "validation_fraction": args.validation_fraction}
     # (a run from before validation problems watched the test split: fraction 0)
-    kept = {"seed": progress["seed"], "batch_size": progress["batch_size"], **progress["limits"],
+    # (and one from before --keep kept its best epoch)
+    kept = {"seed": progress["seed"], "batch_size": progress["batch_size"], "keep": "best", **progress["limits"],
             "validation_fraction": progress.get("validation", {}).get("fraction", 0.0)}
     parser = getattr(args, "parser", None)
     overridden = [f"--{name.replace('_', '-')} {given[name]}" for name in RUN_SETTINGS
@@ -228,9 +229,9 @@ def carry_on(progress: dict, stopper, schedule, best: list):
 
 
 def checkpoints(out: str, progress: dict | None, stopper, schedule, sitting: dict, initial_epoch: int,
-                write_now: bool = True):
+                write_now: bool = True, keep_last: bool = False):
     """A callback that keeps ``checkpoints/`` of ``out`` after every epoch: the best epoch's
-    weights (by the validation loss) and, for a run with ``progress``, the last epoch's and
+    weights (by the validation loss; with ``keep_last``, every epoch is the best so far) and, for a run with ``progress``, the last epoch's and
     ``progress.json``, each written whole (beside, then renamed over the old one).
 
     ``progress.json`` holds the run's spec (``progress`` as given, written at once when
@@ -270,7 +271,7 @@ def checkpoints(out: str, progress: dict | None, stopper, schedule, sitting: dic
             loss = float(logs["val_loss"])
             if progress is not None:
                 save_weights_atomically(self.model, os.path.join(folder, LAST_WEIGHTS))
-            if best is None or loss < best:
+            if keep_last or best is None or loss < best:
                 best = loss
                 save_weights_atomically(self.model, os.path.join(folder, BEST_WEIGHTS))
                 if progress is not None:

@@ -34,6 +34,9 @@ FIT_OUTPUTS = (CHECKPOINTS, "logs", MODEL_FILE, HISTORY_FILE,
 # How often training written to a log says where it is within an epoch.
 LOG_LINE_SECONDS = 60
 SCHEDULES = ("plateau", "cosine")
+# Which epoch's weights a run keeps: the one of least validation loss, or the last (a
+# fixed schedule run to its end, nothing chosen on held-out records).
+KEEPS = ("best", "last")
 
 
 @dataclass(frozen=True)
@@ -46,11 +49,12 @@ class FitLimits:
     minutes: float      # wall-clock budget (0: none)
     patience: int       # epochs without a better validation loss before stopping
     schedule: str       # one of SCHEDULES
+    keep: str = "best"  # one of KEEPS; "last" never stops early
 
     @classmethod
     def from_args(cls, args) -> FitLimits:
         return cls(epochs=args.epochs, minutes=args.minutes, patience=args.patience,
-                   schedule=args.schedule)
+                   schedule=args.schedule, keep=getattr(args, "keep", "best"))
 
 
 def fit(model, train, validation, out: str, limits: FitLimits, progress: dict | None = None,
@@ -98,8 +102,12 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
 
     os.makedirs(os.path.join(out, CHECKPOINTS), exist_ok=True)
     base_rate = float(model.optimizer.learning_rate.numpy())
-    stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=limits.patience,
-                                            restore_best_weights=True, verbose=1)
+    keep_last = limits.keep == "last"
+    # Kept last, the run goes to --epochs (or the budget) and ends on its own weights: the
+    # stopper then only counts, its patience beyond the run's length.
+    stopper = keras.callbacks.EarlyStopping(monitor="val_loss",
+                                            patience=limits.epochs + 1 if keep_last else limits.patience,
+                                            restore_best_weights=not keep_last, verbose=1)
     budget = wall_clock_budget(limits.minutes * 60)
     schedule = learning_rate_schedule(limits, base_rate)
     earlier = {} if progress is None else progress.get("history", {})
@@ -118,7 +126,8 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
     # after the learning rate's callback, so the rate it saves is the next epoch's
     # A run going on in place keeps its progress.json as it is until an epoch is done.
     callbacks += [checkpoints(out, progress, stopper, schedule, sitting, initial_epoch,
-                              write_now=not initial_epoch or not same_folder(weights_from, out)),
+                              write_now=not initial_epoch or not same_folder(weights_from, out),
+                              keep_last=keep_last),
                   keras.callbacks.TensorBoard(os.path.join(out, "logs"))]
     on_terminal = sys.stdout.isatty()
     if not on_terminal:
@@ -136,13 +145,14 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
     logs = {key: [*earlier.get(key, []), *(float(value) for value in history.history.get(key, []))]
             for key in {*earlier, *history.history}}
     losses = logs["val_loss"]
-    best_epoch = min(range(len(losses)), key=losses.__getitem__)
+    best_epoch = len(losses) - 1 if keep_last else min(range(len(losses)), key=losses.__getitem__)
     with open(os.path.join(out, HISTORY_FILE), "w") as f:
         json.dump({"epoch": list(range(len(losses))), "history": logs}, f, indent=1, sort_keys=True)
         f.write("\n")
     stopped_by = "patience" if stopper.stopped_epoch else ("budget" if budget.spent else "epochs")
     figures = {
         "epochs_run": len(losses), "best_epoch": best_epoch + 1, "schedule": limits.schedule,
+        "keep": limits.keep,
         "stopped_by": stopped_by,
         "seconds": round(seconds + (0 if progress is None else progress.get("seconds", 0)), 1),
         # the watched records' figures at the epoch kept

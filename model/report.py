@@ -331,7 +331,7 @@ def summary_text(spec: dict, data: str, predictions, bits: int, sizes: dict, pac
         + (f", end-state loss weight {options['end_state_weight']}" if options.get("end_state_weight") else "")
         + (f", dropout {options['dropout']}" if options.get("dropout") else "") + ".  "
         f"Training: seed {spec['seed']}, {spec['epochs_run']} epochs in {spec['seconds']:.0f} s "
-        f"(stopped by {spec['stopped_by']}), best epoch {spec['best_epoch']}" + epoch_choice(spec, data, split)
+        f"(stopped by {spec['stopped_by']}), " + epoch_choice(spec, data, split)
         + extra_training(spec)
         + "".join(f"; before that, resumed from `{run['model']}`: seed {run['seed']}, "
                   f"{run['epochs_run']} epochs in {run['seconds']:.0f} s"
@@ -409,12 +409,16 @@ def watched_label(spec: dict) -> str:
 def epoch_choice(spec: dict, data: str, split: str) -> str:
     """The summary's words on what chose the epoch kept, and whether the records scored
     (``split`` of the folder ``data``) took part in the choice."""
+    if spec.get("keep") == "last":
+        return (f"the last epoch ({spec['best_epoch']}) kept: a cosine schedule run to its end, "
+                "no epoch chosen on any records")
+    best = f"best epoch {spec['best_epoch']}"
     held = spec.get("validation", {}).get("problems") or []
     if held:
-        return f" (chosen on the loss of {len(held)} train problems held back)"
+        return f"{best} (chosen on the loss of {len(held)} train problems held back)"
     if os.path.abspath(data) == spec.get("data") and split == "test":
-        return " (chosen on the test split's loss: the figures above took part in the choice)"
-    return " (chosen on the loss of its training folder's test split)"
+        return f"{best} (chosen on the test split's loss: the figures above took part in the choice)"
+    return f"{best} (chosen on the loss of its training folder's test split)"
 
 
 def plot_training(history: dict, path: str, watched: str = "test") -> None:

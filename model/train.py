@@ -1,7 +1,7 @@
 """``tsumego train``: fit the network on the records of ``tsumego features``.
 
 ``tsumego train --data DIR --out DIR [--epochs N] [--minutes M] [--seed S]
-[--validation-fraction F] [--without PLANE,...] [--resume MODEL_DIR] [--extra-train DIR ...]``
+[--validation-fraction F | --keep last] [--without PLANE,...] [--resume MODEL_DIR] [--extra-train DIR ...]``
 
 Every epoch reads each training record once, through a random window of the
 target block and a random symmetry (``model.dataset``).  Adam with L2 on the
@@ -15,7 +15,10 @@ for ``--patience`` epochs, or when the ``--minutes`` budget is spent; the
 best epoch's weights are kept, and the test split is scored once with them,
 so its figure took no part in choosing them.  ``--validation-fraction 0``
 watches the test split instead (every train problem is trained on; the
-test figure is then the chosen epoch's).
+test figure is then the chosen epoch's).  ``--keep last`` chooses nothing:
+a ``--schedule cosine`` run goes to ``--epochs`` on every train problem and
+keeps its last weights (what ``make train`` does: on ``make all``'s records
+the held-back problems cost more than the choice gained, RESULTS.md).
 
 ``--resume MODEL_DIR`` starts from the weights another run left in
 ``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so
@@ -68,7 +71,7 @@ import uuid
 from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, MODEL_SPEC, PROGRESS_FILE,
                                continue_settings, interrupted_advice, read_model_spec, resumable,
                                same_folder, terminate_as_interrupt, unfinished_run, write_json)
-from model.fit import MODEL_FILE, SCHEDULES, FitLimits, fit
+from model.fit import KEEPS, MODEL_FILE, SCHEDULES, FitLimits, fit
 from model.network import (ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions,
                            layer_names)
 from model.packed import FLOAT_BITS, packed_path, read_packed
@@ -94,11 +97,16 @@ def register(commands) -> None:
                              "run's folder (interrupted), go on with that run where it stopped")
     parser.add_argument("--mixed-precision", action="store_true",
                         help="compute in float16, keep the weights in float32 (for a GPU; slower on a CPU)")
-    parser.add_argument("--validation-fraction", type=float, default=DEFAULT_FRACTION,
+    parser.add_argument("--validation-fraction", type=float, default=None,
                         help="share of the train split's records held back, in whole problems, whose "
-                             f"loss picks the epoch kept (default {DEFAULT_FRACTION}); the test split is scored "
-                             "once, at the end.  0 watches the test split itself (its figure then "
-                             "took part in the choice)")
+                             f"loss picks the epoch kept (default {DEFAULT_FRACTION}; none with --keep "
+                             "last); the test split is scored once, at the end.  0 watches the test "
+                             "split itself (its figure then took part in the choice)")
+    parser.add_argument("--keep", choices=KEEPS, default="best",
+                        help="the epoch whose weights are kept: best, of least loss on the watched "
+                             "records; last, the end of a fixed --schedule cosine run to --epochs, with "
+                             "every train problem trained on and nothing chosen on held-out records "
+                             "(the test split's figures each epoch are for the curves only)")
     add_training_arguments(parser)
     # (run replaces it once training starts, with what was kept and how to go on)
     parser.set_defaults(run=run, on_interrupt="nothing was written into --out; rerun to train")
@@ -260,6 +268,14 @@ def run(args) -> int:
             shape = {key: resumed["options"].get(key, getattr(NetworkOptions(), key))
                      for key in SHAPE_OPTIONS}
             options = NetworkOptions(**{**options.to_dict(), **shape})
+    if args.validation_fraction is None:
+        args.validation_fraction = 0.0 if args.keep == "last" else DEFAULT_FRACTION
+    if args.keep == "last" and args.validation_fraction > 0:
+        raise CommandError("--keep last trains on every train problem and chooses no epoch: "
+                           "give no --validation-fraction", code=2)
+    if args.keep == "last" and args.schedule != "cosine":
+        raise CommandError("--keep last takes --schedule cosine: the plateau schedule would steer "
+                           "by the test split's loss", code=2)
     if continued is None or not same_folder(args.out, args.resume):
         # A run started over an unfinished one would overwrite its checkpoints at the first epoch.
         try:
@@ -358,6 +374,9 @@ def run(args) -> int:
         print(f"validation: {len(held_back)} of the train split's {len(held_back) + len(kept_counts)} "
               f"problems held back ({records['validation']} records), their loss picks the epoch kept; "
               "the test split is scored at the end")
+    elif args.keep == "last":
+        print("validation: none; every train problem is trained on and the last epoch kept (--keep last); "
+              "the test split is scored after each epoch for the curves, and chooses nothing")
     else:
         print("validation: the test split's loss picks the epoch kept (--validation-fraction 0), "
               "so the test figure took part in the choice")
@@ -393,7 +412,7 @@ def run(args) -> int:
     else:
         progress = {**run_spec, "run": uuid.uuid4().hex,
                     "limits": {"epochs": limits.epochs, "patience": limits.patience,
-                               "schedule": limits.schedule}}
+                               "schedule": limits.schedule, "keep": limits.keep}}
     with precision_policy(args.mixed_precision):
         with strategy.scope():
             model = compile_model(build_model(len(planes), options), options)
@@ -424,7 +443,8 @@ def run(args) -> int:
         with contextlib.suppress(FileNotFoundError):
             os.remove(os.path.join(args.out, CHECKPOINTS, name))
     print(f"trained {summary['epochs_run']} epochs in {summary['seconds']:.0f} s (stopped by "
-          f"{summary['stopped_by']}); best epoch {summary['best_epoch']}"
+          f"{summary['stopped_by']}); "
+          + ("kept the last epoch" if args.keep == "last" else "best epoch") + f" {summary['best_epoch']}"
           + (f": validation accuracy {summary['validation_accuracy']:.4f}, loss "
              f"{summary['validation_loss']:.4f}; test accuracy" if held_back else ": test accuracy")
           + f" {summary['test_accuracy']:.4f}"

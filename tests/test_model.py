@@ -47,7 +47,8 @@ def toy_record(rng, index: int) -> tuple[np.ndarray, int, list[int]]:
     return planes, safe, [move] * windows
 
 
-def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, problems="toy") -> None:
+def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, problems="toy", inverted=()) -> None:
+    """The toy set's records; the splits named in ``inverted`` have every label turned over."""
     import tensorflow as tf
 
     from pipeline.formats.records import example_bytes, write_spec
@@ -58,6 +59,7 @@ def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, proble
         with tf.io.TFRecordWriter(path, options="ZLIB") as writer:
             for i in range(count):
                 planes, safe, moves = toy_record(rng, i)
+                safe = 1 - safe if split in inverted else safe
                 writer.write(example_bytes(planes, safe, moves, available_moves=3 + i % 4,
                                            defender_first=i % 2, problem=f"{problems}/{i % 40}",
                                            subproblem=f"{split}{i}.sgf"))
@@ -158,6 +160,51 @@ def test_a_fraction_of_0_watches_the_test_split_and_says_its_figure_took_part(tr
     assert main(["report", "--model", str(out), "--out", str(tmp_path / "reports")]) == 0
     assert "(chosen on the test split's loss: the figures above took part in the choice)" in \
         (tmp_path / "reports" / "summary.md").read_text()
+
+
+def test_keep_last_trains_on_every_problem_and_keeps_the_last_epoch_whatever_its_loss(tmp_path, capsys):
+    import keras
+
+    from model.dataset import make_dataset
+
+    data = tmp_path / "records"
+    data.mkdir()
+    # The test split's labels turned over: the more the network learns, the higher its test
+    # loss, so the epoch of least test loss is an early one and the last is not it.
+    write_toy_records(str(data), inverted=("test",))
+    common = ["--data", str(data), "--epochs", "4", "--schedule", "cosine", *TOY_OPTIONS]
+    assert main(["train", "--out", str(tmp_path / "last"), "--keep", "last", *common]) == 0
+    assert "kept the last epoch 4" in capsys.readouterr().out
+    assert main(["train", "--out", str(tmp_path / "best"), "--validation-fraction", "0", "--patience", "9",
+                 *common]) == 0
+    last, best = (json.loads((tmp_path / run / "model.json").read_text()) for run in ("last", "best"))
+    history = json.loads((tmp_path / "last" / "history.json").read_text())["history"]
+    assert last["keep"] == "last" and best["keep"] == "best"
+    assert last["validation"] == {"fraction": 0.0, "problems": []}
+    assert last["records"] == {"train": 600, "validation": 0, "test": 200}
+    assert last["epochs_run"] == last["best_epoch"] == 4 and last["stopped_by"] == "epochs"
+    assert last["test_loss"] == history["val_loss"][-1] > min(history["val_loss"])
+    assert best["best_epoch"] < 4 and best["test_loss"] == min(history["val_loss"])
+    # model.keras holds the last epoch's weights
+    model = keras.saving.load_model(tmp_path / "last" / "model.keras")
+    scored = model.evaluate(make_dataset(str(data), "test", 32, augment=False, shuffle=False),
+                            return_dict=True, verbose=0)
+    assert scored["loss"] == pytest.approx(history["val_loss"][-1], rel=1e-5)
+    assert main(["quantize", "--model", str(tmp_path / "last"), "--no-table"]) == 0
+    assert main(["report", "--model", str(tmp_path / "last"), "--out", str(tmp_path / "reports")]) == 0
+    assert "the last epoch (4) kept: a cosine schedule run to its end, no epoch chosen on any records" in \
+        (tmp_path / "reports" / "summary.md").read_text()
+
+
+def test_keep_last_refuses_a_validation_fraction_and_the_plateau_schedule(trained, tmp_path, capsys):
+    data, _, _ = trained
+    common = ["train", "--data", str(data), "--out", str(tmp_path / "m"), "--epochs", "2", "--keep", "last",
+              *TOY_OPTIONS]
+    assert main([*common, "--schedule", "cosine", "--validation-fraction", "0.1"]) == 2
+    assert "--keep last trains on every train problem and chooses no epoch" in capsys.readouterr().err
+    assert main(common) == 2
+    assert "--keep last takes --schedule cosine" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
 
 
 def test_a_conv_network_learns_the_toy_set_and_packs_at_5_bits(tmp_path):
