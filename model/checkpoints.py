@@ -231,8 +231,9 @@ def carry_on(progress: dict, stopper, schedule, best: list):
 def checkpoints(out: str, progress: dict | None, stopper, schedule, sitting: dict, initial_epoch: int,
                 write_now: bool = True, keep_last: bool = False):
     """A callback that keeps ``checkpoints/`` of ``out`` after every epoch: the best epoch's
-    weights (by the validation loss; with ``keep_last``, every epoch is the best so far) and, for a run with ``progress``, the last epoch's and
-    ``progress.json``, each written whole (beside, then renamed over the old one).
+    weights (by the validation loss; with ``keep_last``, every epoch is the best so far) and,
+    for a run with ``progress``, the last epoch's and ``progress.json``, each written whole
+    (beside, then renamed over the old one).
 
     ``progress.json`` holds the run's spec (``progress`` as given, written at once when
     ``write_now``, so a run killed in its first epoch is still recognised), the epochs done,
