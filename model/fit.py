@@ -103,16 +103,15 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
     os.makedirs(os.path.join(out, CHECKPOINTS), exist_ok=True)
     base_rate = float(model.optimizer.learning_rate.numpy())
     keep_last = limits.keep == "last"
-    # Kept last, the run goes to --epochs (or the budget) and ends on its own weights: the
-    # stopper then only counts, its patience beyond the run's length.
-    stopper = keras.callbacks.EarlyStopping(monitor="val_loss",
-                                            patience=limits.epochs + 1 if keep_last else limits.patience,
-                                            restore_best_weights=not keep_last, verbose=1)
+    stopper = keras.callbacks.EarlyStopping(monitor="val_loss", patience=limits.patience,
+                                            restore_best_weights=True, verbose=1)
     budget = wall_clock_budget(limits.minutes * 60)
     schedule = learning_rate_schedule(limits, base_rate)
     earlier = {} if progress is None else progress.get("history", {})
     initial_epoch = 0 if progress is None else progress.get("epochs_done", 0)
-    callbacks = [stopper, budget, schedule]
+    # Kept last, the run goes to --epochs (or the budget) and ends on its own weights: no
+    # early stopping, which would also restore its best epoch's.
+    callbacks = [budget, schedule] if keep_last else [stopper, budget, schedule]
     if initial_epoch:
         callbacks.append(carry_on(progress, stopper, schedule,
                                   best_weights(model, os.path.join(weights_from, CHECKPOINTS))))

@@ -410,8 +410,9 @@ def epoch_choice(spec: dict, data: str, split: str) -> str:
     """The summary's words on what chose the epoch kept, and whether the records scored
     (``split`` of the folder ``data``) took part in the choice."""
     if spec.get("keep") == "last":
-        return (f"the last epoch ({spec['best_epoch']}) kept: a cosine schedule run to its end, "
-                "no epoch chosen on any records")
+        run = ("a cosine schedule run to its end" if spec.get("stopped_by") == "epochs"
+               else "a cosine schedule cut short by the budget")
+        return f"the last epoch ({spec['best_epoch']}) kept: {run}, no epoch chosen on any records"
     best = f"best epoch {spec['best_epoch']}"
     held = spec.get("validation", {}).get("problems") or []
     if held:

@@ -166,6 +166,7 @@ def test_keep_last_trains_on_every_problem_and_keeps_the_last_epoch_whatever_its
     import keras
 
     from model.dataset import make_dataset
+    from model.report import epoch_choice
 
     data = tmp_path / "records"
     data.mkdir()
@@ -194,6 +195,9 @@ def test_keep_last_trains_on_every_problem_and_keeps_the_last_epoch_whatever_its
     assert main(["report", "--model", str(tmp_path / "last"), "--out", str(tmp_path / "reports")]) == 0
     assert "the last epoch (4) kept: a cosine schedule run to its end, no epoch chosen on any records" in \
         (tmp_path / "reports" / "summary.md").read_text()
+    # a run the budget stopped did not reach the schedule's end, and the words say so
+    assert "kept: a cosine schedule cut short by the budget" in \
+        epoch_choice({**last, "stopped_by": "budget"}, str(data), "test")
 
 
 def test_keep_last_refuses_a_validation_fraction_and_the_plateau_schedule(trained, tmp_path, capsys):
