@@ -408,3 +408,111 @@ def test_the_tighter_frame_waits_for_the_escalation_in_a_small_area(monkeypatch,
     more = 1000 * question.ESCALATION
     assert tried == ([(first, 1000), (first, more), (tighter, more)] if area <= question.ESCALATE_AREA
                      else [(first, 1000), (tighter, 1000)])
+
+
+def test_a_reading_stalled_only_while_listing_the_winning_moves_is_read_again_first(monkeypatch):
+    """A reading whose status and book move are settled, stalled only on another first move,
+    is read again with ESCALATION times the budget whatever its area, before a smaller reading
+    that stalled earlier."""
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    target = parse_sgf_point(EXPECTED["loose-side-live"][1])
+    first = enclose(problem.stones, target, keep=frozenset(problem.book)).region
+    tried = []
+
+    def solve_reading(stones, reading_target, frame, to_play, book, source, budget, *rest):
+        tried.append((reading_target, frame.region, budget))
+        if reading_target == target:
+            return question.Reading(target=target, goal="live", frame=frame, verdict=question.UNSETTLED,
+                                    area=question.LARGE_AREA + 5, stalled="other-move")
+        return question.Reading(target=reading_target, goal="kill", frame=frame, verdict=question.UNSETTLED,
+                                area=question.ESCALATE_AREA - 4, stalled="to-play-first")
+
+    monkeypatch.setattr(question, "solve_reading", solve_reading)
+    question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40)
+    escalated = [(point, region) for point, region, budget in tried if budget == 1000 * question.ESCALATION]
+    assert escalated and {point for point, region in escalated} == {target}
+    assert escalated[0] == (target, first)
+
+
+
+def test_a_region_s_reading_counts_the_nodes_of_every_frame_tried(monkeypatch):
+    """An unsettled first frame is framed tighter: the region's reading, whichever frame it
+    rests on, holds the nodes and seconds of both solves."""
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    target = parse_sgf_point(EXPECTED["loose-side-live"][1])
+    first = enclose(problem.stones, target, keep=frozenset(problem.book)).region
+    spent = {}
+
+    def solve_reading(stones, reading_target, frame, to_play, book, source, budget, *rest):
+        nodes = 700 if frame.region == first else 300
+        spent[frame.region] = nodes
+        return question.Reading(target=reading_target, goal="live", frame=frame, verdict=question.UNSETTLED,
+                                area=question.ESCALATE_AREA + 1, nodes=nodes, seconds=nodes / 1000,
+                                stalled="to-play-first")
+
+    monkeypatch.setattr(question, "solve_reading", solve_reading)
+    group = next(group for group in question.candidates(problem.stones, frozenset(problem.book))
+                 if group[0][0] == target)
+    reading = question.read_region(problem.stones, group[:1], problem.to_play, problem.book, "x", 1000, 40)
+    assert len(spent) == 2 and reading.frame.region == first
+    assert reading.nodes == 1000 and reading.seconds == pytest.approx(1.0)
+
+
+class ScriptedSolver:
+    """A solver whose verdicts are scripted: the side to play (black) wins moving first and loses
+    moving second; after ``book`` it wins; after ``stalls``, a guided solve runs out of nodes
+    and an unguided one (unless ``stall_unguided``) finds the opponent wins; after any other
+    move the opponent wins."""
+
+    def __init__(self, book, stalls, others, stall_unguided=False):
+        self.book, self.stalls, self.others, self.stall_unguided = book, stalls, others, stall_unguided
+        self.played = []
+        self.solves = []    # (the move played or None, guided)
+
+    def moves(self):
+        return [self.book, self.stalls, *self.others]
+
+    def play(self, x, y, color):
+        self.played.append((x, y))
+        return True
+
+    def take_back(self):
+        self.played.pop()
+
+    def target_captured(self):
+        return False
+
+    def solve(self, side, ko_master, max_nodes, guide):
+        from types import SimpleNamespace
+        move = self.played[-1] if self.played else None
+        self.solves.append((move, guide is not None))
+        if move is None:
+            winner = 1 if side == 1 else 2
+        elif move == self.book:
+            winner = 1
+        elif move == self.stalls and (guide is not None or self.stall_unguided):
+            return SimpleNamespace(winner=None, nodes=max_nodes, move=None)
+        else:
+            winner = 2
+        return SimpleNamespace(winner=winner, nodes=1, move=None)
+
+
+@pytest.mark.parametrize("guided", [True, False])
+def test_a_first_move_stalled_guided_while_listing_is_solved_again_unguided(guided):
+    """While listing the winning moves, a first move whose guided solve runs out of nodes is
+    solved once more without the guide; a move that settles guided is not, nor is any move of an
+    unguided reading."""
+    book, stalls, others = (1, 0), (2, 0), [(3, 0), (4, 0)]
+    solver = ScriptedSolver(book, stalls, others, stall_unguided=not guided)
+    reading = question.Reading(target=(0, 0), goal="kill", frame=None)
+    verdict = question.settle(solver, reading, 1, (book,), 100, "attacker", object() if guided else None)
+    after_stalls = [was_guided for move, was_guided in solver.solves if move == stalls]
+    if guided:
+        assert verdict == question.FITS and reading.winning == [book] and not reading.stalled
+        assert after_stalls == [True, False]
+        assert all([was_guided for move, was_guided in solver.solves if move == other] == [True]
+                   for other in others)
+        assert reading.nodes == 100 + len(solver.solves) - 1
+    else:
+        assert verdict == question.UNSETTLED and reading.stalled == "other-move"
+        assert after_stalls == [False]

@@ -92,7 +92,7 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 RETRY = (SETTLED, KO, BOOK_FAILS)
 # Raised with every change that can change a reading's verdict, so that a rerun over an
 # earlier run's folder redoes its records (part of enclose's settings).
-READING_VERSION = 7   # 7: moves ordered by learned patterns (solver.patterns)
+READING_VERSION = 8   # 8: the listing of winning moves: a stall is solved again unguided, and read again first
 MAX_TARGETS = 4     # blocks of a region tried as the target
 # Frames tried, one after the other, while the defender may still lack room: (reach, margin),
 # the reach in steps from the defender's stones and the lines added to the stones' box on its
@@ -107,7 +107,8 @@ TIGHTER = (DEFAULT_REACH - 1, 0)
 # surrounding stones as the target) took half the nodes.
 LARGE_AREA = 20
 # When nothing fits, the region whose unsettled reading has the smallest area, if at most
-# ESCALATE_AREA empty points, is read again with ESCALATION times the budget.  On an eighth
+# ESCALATE_AREA empty points, is read again with ESCALATION times the budget (a reading that
+# stalled only while listing the winning moves, of any area, before it).  On an eighth
 # of the book collections, five times the budget enclosed 42 of the 110 problems whose smallest
 # unsettled reading had 14 to 16 points, 3 of 25 at 17 and 6 of 70 at 18 to 20: the larger
 # ones took two fifths of the added time (RESULTS.md, "enclose: wider frames and more nodes").
@@ -140,7 +141,9 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     surrounding stones rarely settles, and would take most of the time.  When
     none fits and one ran out of nodes, the region whose unsettled reading has
     the smallest area, if at most ``ESCALATE_AREA`` points, is read again with
-    ``ESCALATION`` times the budget.  ``order`` orders every solve's moves.
+    ``ESCALATION`` times the budget; a reading that stalled only while listing
+    the winning moves (its status and the book's moves settled) comes first,
+    whatever its area.  ``order`` orders every solve's moves.
     """
     groups = candidates(stones, frozenset(book))
     readings = []
@@ -149,10 +152,11 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
         readings.append(read_region(stones, group, to_play, book, source, budget, max_area, order))
         if readings[-1].verdict in (FITS, KO):
             budget = tenth(max_nodes)
-    unsettled = [i for i, reading in enumerate(readings)
-                 if reading.verdict == UNSETTLED and reading.area <= ESCALATE_AREA]
+    unsettled = [i for i, reading in enumerate(readings) if reading.verdict == UNSETTLED
+                 and (reading.area <= ESCALATE_AREA or reading.stalled == "other-move")]
     if max_nodes and unsettled and not any(reading.verdict in (FITS, KO) for reading in readings):
-        i = min(unsettled, key=lambda i: readings[i].area)
+        # a reading stalled only while listing the winning moves is the nearest to fitting
+        i = min(unsettled, key=lambda i: (readings[i].stalled != "other-move", readings[i].area))
         again = read_region(stones, groups[i], to_play, book, source, max_nodes * ESCALATION, max_area, order,
                             escalated=True)
         again.nodes += readings[i].nodes
@@ -172,12 +176,15 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
     search did not settle: a reading of at most ``ESCALATE_AREA`` points only
     when ``escalated``, since :func:`read` reads it again with more nodes if
     nothing fits.  When the reading could still change, the region's other
-    blocks are tried.
+    blocks are tried.  The reading returned holds the nodes and seconds of
+    every reading of the region.
     """
     best = None
     keep = frozenset(book)
+    solved = []
     for target, frame in group[:MAX_TARGETS]:
         reading = solve_reading(stones, target, frame, to_play, book, source, budget, max_area, order)
+        solved.append(reading)
         best = reading if best is None or more_telling(reading, best) else best
         tried = {frame.region}
         tighter = reading.verdict == UNSETTLED and (escalated or reading.area > ESCALATE_AREA)
@@ -188,6 +195,7 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
                 continue
             tried.add(other.region)
             reading = solve_reading(stones, target, other, to_play, book, source, budget, max_area, order)
+            solved.append(reading)
             if more_telling(reading, best):
                 best = reading
             # a wider frame is only harder to settle, and past a fit it only adds room
@@ -195,6 +203,7 @@ def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: i
                 break
         if best.verdict == FITS or best.verdict not in RETRY:
             break
+    best.nodes, best.seconds = sum(r.nodes for r in solved), sum(r.seconds for r in solved)
     return best
 
 
@@ -244,16 +253,20 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
     """The reading's verdict; fills in the book moves' results and every winning first move."""
     other = 3 - to_play
 
-    def wins_after(move: Point) -> bool | None:
-        """Whether to_play still wins after playing ``move`` (None: out of nodes); False if illegal."""
+    def wins_after(move: Point, guides=(guide,)) -> bool | None:
+        """Whether to_play still wins after playing ``move`` (None: out of nodes); False if illegal.
+        Each of ``guides`` in turn orders a solve, while the solves run out of nodes."""
         x, y = move
         if not solver.play(x, y, to_play):
             return False
         try:
             if solver.target_captured():
                 return True
-            verdict = solver.solve(other, ko_master=ko_master, max_nodes=max_nodes, guide=guide)
-            reading.nodes += verdict.nodes
+            for move_guide in guides:
+                verdict = solver.solve(other, ko_master=ko_master, max_nodes=max_nodes, guide=move_guide)
+                reading.nodes += verdict.nodes
+                if verdict.winner is not None:
+                    break
             if verdict.winner is None:
                 return None
             if verdict.winner != to_play and move in book:
@@ -278,8 +291,11 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
         reading.book[move] = wins
     if not all(reading.book.values()):
         return BOOK_FAILS
+    # A first move no book plays can take the guide's prior off its ground, where the
+    # patterns' order alone settles it: such a move stalled guided is solved once more unguided.
+    listing = (guide, None) if guide is not None else (None,)
     for move in solver.moves():
-        wins = move in reading.book or wins_after(move)
+        wins = move in reading.book or wins_after(move, listing)
         if wins is None:
             reading.stalled = "other-move"
             return UNSETTLED
