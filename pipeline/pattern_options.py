@@ -30,12 +30,12 @@ def patterns_from_args(args):
         raise CommandError(str(exc), code=2) from exc
 
 
-def patterns_setting(args) -> str | None:
+def patterns_setting(args, move_patterns) -> str | None:
     """How a run's move order differs from the default, for the settings a record is kept
-    under (None: the shipped patterns): ``none``, or the file named with its contents'
-    hash, so that a record made with other weights is redone."""
-    if args.move_patterns is not None:
-        with open(args.move_patterns, "rb") as file:
-            digest = hashlib.sha256(file.read()).hexdigest()[:12]
+    under (None: the shipped patterns): ``none``, or the file named with the hash of the
+    weights ``move_patterns`` read from it (:func:`patterns_from_args`), so that a record
+    made with other weights is redone."""
+    if isinstance(move_patterns, MovePatterns):
+        digest = hashlib.sha256(move_patterns.table().tobytes()).hexdigest()[:12]
         return f"{args.move_patterns} (sha256 {digest})"
-    return "none" if args.no_patterns else None
+    return "none" if move_patterns is False else None

@@ -65,7 +65,7 @@ def cmd_enclose(args) -> int:
     if guide_name is not None:
         settings["guide"] = guide_name   # a record made with another guide (or none) is redone
     move_patterns = patterns_from_args(args)
-    patterns = patterns_setting(args)
+    patterns = patterns_setting(args, move_patterns)
     if patterns is not None:   # absent for the default: the records made before stay valid
         settings["patterns"] = patterns
     outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,
