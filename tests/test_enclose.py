@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -434,7 +435,6 @@ def test_a_reading_stalled_only_while_listing_the_winning_moves_is_read_again_fi
     assert escalated[0] == (target, first)
 
 
-
 def test_a_region_s_reading_counts_the_nodes_of_every_frame_tried(monkeypatch):
     """An unsettled first frame is framed tighter: the region's reading, whichever frame it
     rests on, holds the nodes and seconds of both solves."""
@@ -483,7 +483,6 @@ class ScriptedSolver:
         return False
 
     def solve(self, side, ko_master, max_nodes, guide):
-        from types import SimpleNamespace
         move = self.played[-1] if self.played else None
         self.solves.append((move, guide is not None))
         if move is None:
