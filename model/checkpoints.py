@@ -228,10 +228,27 @@ def carry_on(progress: dict, stopper, schedule, best: list):
     return CarryOn()
 
 
+def replaces_kept(loss: float, kept_loss: float | None, keep: str) -> bool:
+    """Whether an epoch whose validation loss is ``loss`` replaces the epoch kept so far (of
+    loss ``kept_loss``; None: none yet).  ``keep`` "last": every epoch does; "best": one of
+    lower loss, so that of equal ones the first stays, as in Keras's early stopping (which
+    restores the best weights of a "best" run when it stops it)."""
+    return keep == "last" or kept_loss is None or loss < kept_loss
+
+
+def kept_epoch(losses: list[float], keep: str) -> int:
+    """The index of the epoch a run keeps, from its validation losses (by :func:`replaces_kept`)."""
+    kept = None
+    for epoch, loss in enumerate(losses):
+        if replaces_kept(loss, None if kept is None else losses[kept], keep):
+            kept = epoch
+    return kept
+
+
 def checkpoints(out: str, progress: dict | None, stopper, schedule, sitting: dict, initial_epoch: int,
-                write_now: bool = True, keep_last: bool = False):
-    """A callback that keeps ``checkpoints/`` of ``out`` after every epoch: the best epoch's
-    weights (by the validation loss; with ``keep_last``, every epoch is the best so far) and,
+                write_now: bool = True, keep: str = "best"):
+    """A callback that keeps ``checkpoints/`` of ``out`` after every epoch: the kept epoch's
+    weights (:func:`replaces_kept`: the best by the validation loss, or the last) and,
     for a run with ``progress``, the last epoch's and ``progress.json``, each written whole
     (beside, then renamed over the old one).
 
@@ -272,7 +289,7 @@ def checkpoints(out: str, progress: dict | None, stopper, schedule, sitting: dic
             loss = float(logs["val_loss"])
             if progress is not None:
                 save_weights_atomically(self.model, os.path.join(folder, LAST_WEIGHTS))
-            if keep_last or best is None or loss < best:
+            if replaces_kept(loss, best, keep):
                 best = loss
                 save_weights_atomically(self.model, os.path.join(folder, BEST_WEIGHTS))
                 if progress is not None:

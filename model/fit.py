@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, KEPT_WHEN_INTERRUPTED, LAST_WEIGHTS,
                                PROGRESS_FILE, best_weights, carry_on, checkpoints, copy_atomically,
-                               same_folder, sitting_entry)
+                               kept_epoch, same_folder, sitting_entry)
 from model.fit_interrupts import interrupts_between_batches
 from pipeline.interrupts import interrupted
 
@@ -126,7 +126,7 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
     # A run going on in place keeps its progress.json as it is until an epoch is done.
     callbacks += [checkpoints(out, progress, stopper, schedule, sitting, initial_epoch,
                               write_now=not initial_epoch or not same_folder(weights_from, out),
-                              keep_last=keep_last),
+                              keep=limits.keep),
                   keras.callbacks.TensorBoard(os.path.join(out, "logs"))]
     on_terminal = sys.stdout.isatty()
     if not on_terminal:
@@ -144,7 +144,7 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
     logs = {key: [*earlier.get(key, []), *(float(value) for value in history.history.get(key, []))]
             for key in {*earlier, *history.history}}
     losses = logs["val_loss"]
-    best_epoch = len(losses) - 1 if keep_last else min(range(len(losses)), key=losses.__getitem__)
+    best_epoch = kept_epoch(losses, limits.keep)
     with open(os.path.join(out, HISTORY_FILE), "w") as f:
         json.dump({"epoch": list(range(len(losses))), "history": logs}, f, indent=1, sort_keys=True)
         f.write("\n")

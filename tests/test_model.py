@@ -200,6 +200,17 @@ def test_keep_last_trains_on_every_problem_and_keeps_the_last_epoch_whatever_its
         epoch_choice({**last, "stopped_by": "budget"}, str(data), "test")
 
 
+@pytest.mark.parametrize("keep, expected", [("best", 1), ("last", 3)])
+def test_the_epoch_kept_is_the_first_of_least_loss_or_the_last(keep, expected):
+    from model.checkpoints import kept_epoch, replaces_kept
+
+    assert kept_epoch([0.5, 0.3, 0.3, 0.4], keep) == expected
+    # the checkpoints' comparison, epoch by epoch: an equal loss leaves the earlier epoch kept
+    assert replaces_kept(0.5, None, keep)
+    assert replaces_kept(0.3, 0.3, keep) == (keep == "last")
+    assert replaces_kept(0.4, 0.3, keep) == (keep == "last")
+
+
 def test_keep_last_refuses_a_validation_fraction_and_the_plateau_schedule(trained, tmp_path, capsys):
     data, _, _ = trained
     common = ["train", "--data", str(data), "--out", str(tmp_path / "m"), "--epochs", "2", "--keep", "last",
