@@ -2,7 +2,7 @@
 
 ``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none]
 [--max-nodes N] [--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--guide-fade N]
-[--json] [--pv] FILE...``
+[--no-race] [--json] [--pv] FILE...``
 prints one line per file (``--pv`` adds the principal variation and the final
 position; the search's moves are ordered by a packed network, :mod:`model.guide`,
 the shipped one unless ``--guide`` names another or ``--no-guide`` says none:
@@ -76,7 +76,7 @@ def board_rows(stones) -> list[str]:
 def _solve_one(path: str, args, guide=None, move_patterns=True) -> dict:
     problem = load_problem(path)
     solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
-                    move_patterns=move_patterns)
+                    move_patterns=move_patterns, race=not args.no_race)
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
                            max_nodes=args.max_nodes, guide=guide)
     row = {
@@ -214,6 +214,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="after n nodes the guide's prior counts N / (N + n) of its weight "
                             "(0: it keeps it; default: the guide's own, model.guide.FADE_NODES)")
     add_pattern_options(solve)
+    solve.add_argument("--no-race", action="store_true",
+                       help="read capturing races out instead of counting them (solver.race): the same "
+                            "verdicts, usually in more nodes")
     solve.add_argument("--json", action="store_true", help="one JSON object per line")
     solve.add_argument("--pv", action="store_true",
                        help="add the principal variation and the position at its end")

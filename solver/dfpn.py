@@ -37,10 +37,11 @@ from numba import njit
 
 from .jit import inline_kernel, kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_PRIOR,
-                      C_SCORES, C_TAGS, C_TARGET, C_TARGET_LIBERTIES, CAPTURES_TARGET,
+                      C_RACE, C_SCORES, C_TAGS, C_TARGET, C_TARGET_LIBERTIES, CAPTURES_TARGET,
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
+from .race import NO_CLAIM, race_verdict
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
-from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, node_key_after, table_claim,
+from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, TAGS, node_key, node_key_after, table_claim,
                     table_slot)
 
 # A proof or disproof sets a number to INFINITE.  Sums of working numbers
@@ -279,6 +280,16 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     hint = values[known, V_MOVE] if known >= 0 else NO_MOVE
     if depth > MAX_DEPTH:
         return INFINITE, np.int64(0), 0, NO_MOVE
+    if context[C_RACE][0] != 0:
+        claim = race_verdict(context, color, km, depth)
+        if claim != NO_CLAIM:
+            # the race count: the attacker captures the target whatever the path (solver.race)
+            counters[RACE_PROOFS] += 1
+            if claim == NO_MOVE:   # the defender to move loses
+                _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
+                return INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
+            _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, claim, False, 1)
+            return np.int64(0), INFINITE, INF_DEPTH, claim
 
     n, earliest = generate_moves(context, color, km, depth, hint)
     sort_moves(context, depth, n)

@@ -21,11 +21,12 @@ from __future__ import annotations
 from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
-                      C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
+                      C_RACE, C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
                       record_cut, remove_move, sort_moves, target_lives, undo_move)
+from .race import NO_CLAIM, race_verdict
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
                     pass_loop_depth, repd_of, sign, winner_of)
-from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, TAGS, node_key, node_key_after, table_claim,
+from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, TAGS, node_key, node_key_after, table_claim,
                     table_slot)
 
 # table value (one field): bit 0 exact, bits 1-2 winner, bits 8.. move + 2
@@ -78,6 +79,15 @@ def search(context, keys, values, work, color, km, depth):
         return pack(defender, INF_DEPTH, NO_MOVE)
     if depth > MAX_DEPTH:
         return pack(opp, 0, NO_MOVE)
+    if context[C_RACE][0] != 0:
+        claim = race_verdict(context, color, km, depth)
+        if claim != NO_CLAIM:
+            # the race count: the attacker captures the target whatever the path (solver.race)
+            counters[RACE_PROOFS] += 1
+            slot = table_claim(keys, values, work, counters, key, 1)
+            if slot >= 0:
+                values[slot, 0] = _entry(_EXACT, attacker, claim)
+            return pack(attacker, INF_DEPTH, claim)
     hint = (entry >> 8) - 2 if entry != 0 else NO_MOVE
 
     n, earliest = generate_moves(context, color, km, depth, hint)

@@ -41,12 +41,13 @@ from .table import NODES, TAGS
 # C_MOVE_CODES is a row per depth beside C_MOVES: each move's code (solver.patterns;
 # its neighbourhood left 0 where neither the patterns nor a record read it);
 # C_RECORD and C_RECORD_COUNT are where DFS records the moves of the nodes it cuts
-# (record_cut; a single row: it records nothing)
+# (record_cut; a single row: it records nothing); C_RACE is int64 [1]: 1 where the
+# searches end a node whose capturing race the count settles (solver.race), 0 where not
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
  C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
  C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT,
  C_TARGET_LIBERTIES, C_CUTOFFS, C_PATTERN_TABLE, C_PATTERN_SCALE, C_MOVE_CODES,
- C_RECORD, C_RECORD_COUNT) = range(31)
+ C_RECORD, C_RECORD_COUNT, C_RACE) = range(32)
 
 # The record of a cut node's moves: one row a move, int64
 # (node number, code, 1 for the move that won / 0 for one tried before it that lost /

@@ -18,9 +18,10 @@ from .movegen import DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT, RECORD_FIELDS
 from .patterns import PATTERN_SCALE, MovePatterns, default_table
 from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
+from .race import NO_CLAIM, RaceCount, race_count
 from .rules import MAX_DEPTH, PASS, move_of, winner_of
 from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, COUNTERS_SIZE, MAX_NODES,
-                    NODES, TABLE_CAPPED, TABLE_COUNT, TAGS, DEFAULT_MAX_TABLE_MB, Table)
+                    NODES, RACE_PROOFS, TABLE_CAPPED, TABLE_COUNT, TAGS, DEFAULT_MAX_TABLE_MB, Table)
 
 ALGORITHMS = ("dfs", "dfpn")
 KO_MASTERS = ("attacker", "defender", "none")
@@ -107,10 +108,13 @@ class Solver:
     The order changes, the verdict never does.  ``record_rows`` > 0 makes DFS record a
     sample of the nodes it cuts into ``record`` (:func:`solver.movegen.record_cut`;
     ``record_count`` says how many rows are filled), from which the weights are fitted.
+    ``race`` lets both searches end a node whose capturing race the liberty count settles
+    (:mod:`solver.race`); off, they read the race out.  The verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
-                 max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0):
+                 max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
+                 race: bool = True):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -170,7 +174,13 @@ class Solver:
             np.zeros((rows, width), dtype=np.int32),      # each move's code (solver.patterns)
             self.record,
             self.record_count,
+            np.array([1 if race else 0], dtype=np.int64),   # the race count on or off
         )
+
+    @property
+    def race_proofs(self) -> int:
+        """Nodes of the last solve that the race count settled (:mod:`solver.race`)."""
+        return int(self.counters[RACE_PROOFS])
 
     @property
     def area_size(self) -> int:
@@ -271,6 +281,17 @@ class Solver:
             if self.counters[ABORT] != ABORT_TABLE_FULL:
                 return result
             table.grow()
+
+    def race_count(self, to_play: int, ko_master: str = "attacker") -> RaceCount:
+        """The liberty count of the target's capturing race in the current position with
+        ``to_play`` moving (:mod:`solver.race`), the moves played on this solver as the path."""
+        km = ko_master_value(ko_master, self.defender)
+        depth = len(self.history)
+        self.context[11][:depth] = self.history
+        self.counters[TAGS] = 0
+        verdict, x, e, s, y = race_count(self.context, to_play, km, depth)
+        move = self.board.xy(int(verdict)) if verdict >= 0 else None
+        return RaceCount(verdict != NO_CLAIM, move, int(x), int(e), int(s), int(y))
 
     def principal_variation(self, color: int, ko_master: str = "attacker", max_nodes: int = 0,
                             max_moves: int | None = None) -> PrincipalVariation:

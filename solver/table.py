@@ -26,9 +26,9 @@ from numba import njit
 
 from .jit import inline_kernel, kernel
 
-# counters[] slots shared by the searches.
-NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED = 0, 1, 2, 3, 4, 5
-COUNTERS_SIZE = 6
+# counters[] slots shared by the searches (RACE_PROOFS: nodes the race count settled).
+NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED, RACE_PROOFS = 0, 1, 2, 3, 4, 5, 6
+COUNTERS_SIZE = 7
 ABORT_NODE_BUDGET, ABORT_TABLE_FULL = 1, 2
 
 PROBES = 64

@@ -231,23 +231,28 @@ def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide)
 
 # Unguided node counts, measured since the attacker's pass is left out while it is ko
 # master and no pass situation is on the path (solver.movegen, solver.dfs), in the liberty
-# heuristic's order (move_patterns=False) and, since, in the shipped patterns' order:
-# (problem, colour first, algorithm) → (nodes by the liberty heuristic, by the patterns).
+# heuristic's order (move_patterns=False) and, since, in the shipped patterns' order, each
+# without the race count (race=False) and, since it came, with it (solver.race):
+# (problem, colour first, algorithm) → (liberty heuristic, patterns; the same with the count).
 UNGUIDED_NODES = {
-    ("cc1/900.sgf", BLACK, "dfs"): (12803, 3573), ("cc1/900.sgf", BLACK, "dfpn"): (9130, 6336),
-    ("gop/10963.sgf", WHITE, "dfs"): (2955, 1350), ("gop/10963.sgf", WHITE, "dfpn"): (1147, 757),
-    ("gop/13419.sgf", BLACK, "dfs"): (6902, 9024), ("gop/13419.sgf", BLACK, "dfpn"): (10733, 7935),
+    ("cc1/900.sgf", BLACK, "dfs"): (12803, 3573, 9215, 3674),
+    ("cc1/900.sgf", BLACK, "dfpn"): (9130, 6336, 5401, 3710),
+    ("gop/10963.sgf", WHITE, "dfs"): (2955, 1350, 2846, 958),
+    ("gop/10963.sgf", WHITE, "dfpn"): (1147, 757, 1412, 735),
+    ("gop/13419.sgf", BLACK, "dfs"): (6902, 9024, 6454, 8760),
+    ("gop/13419.sgf", BLACK, "dfpn"): (10733, 7935, 8694, 8292),
 }
 
 
 def test_unguided_node_counts_are_the_measured_ones(shared_problems):
     by_name = {"/".join(Path(p.source).parts[-2:]): p for p in shared_problems}
-    for (name, to_play, algo), (plain, ordered) in UNGUIDED_NODES.items():
+    for (name, to_play, algo), counts in UNGUIDED_NODES.items():
         if name not in by_name:
             pytest.skip(f"{name} is not in the reference corpus")
         problem = by_name[name]
-        assert Solver(problem, move_patterns=False).solve(to_play, algo=algo).nodes == plain, (name, to_play, algo)
-        assert Solver(problem).solve(to_play, algo=algo).nodes == ordered, (name, to_play, algo)
+        measured = tuple(Solver(problem, move_patterns=patterns, race=race).solve(to_play, algo=algo).nodes
+                         for race in (False, True) for patterns in (False, True))
+        assert measured == counts, (name, to_play, algo)
 
 
 def _same_verdicts(problems, guides, sides=("pl", "other"), algos=("dfs", "dfpn")):
