@@ -2,40 +2,49 @@
 
 Go players settle a capturing race (semeai) by counting liberties instead of
 reading it out.  This module does the same for the race the solver cares
-about, the target block T against the attacker's blocks beside it, and
+about, the target block T against the attacker's blocks around it, and
 answers only where the count is a proof under the search's rules: it says
 "the attacker captures T, and here is a winning move", or nothing.
 
-**When the count is a proof.**  T's *opponents* are the attacker's blocks
-beside it that hold no wall stone (:mod:`solver.area`: a wall block has a
-liberty outside the search area and is never captured).  Every liberty p of
-T must be
+**The group and its opponents.**  The *group* is T and every defender block
+the defender could join to it: each block beside a liberty of the group, so
+far as that reaches.  Its *opponents* are the attacker's blocks beside it
+that hold no wall stone (:mod:`solver.area`: a wall block has a liberty
+outside the search area and is never captured).
+
+**When the count is a proof.**  Every liberty p of the group must be
 
 * *outside*: p touches no opponent but at least one wall stone, so the
   attacker fills it for good (its stone joins the wall);
 * *shared*: p touches an opponent;
-* or T's *eye*: p touches nothing but T and the board's edge (one such point
-  at most: two could be two eyes);
+* or the *eye*: p touches nothing but the group and the board's edge (one
+  such point at most: two could be two eyes);
 
-and p touches no other defender block (T would connect to it), no other
-attacker block (T might capture it) and no empty point that is not itself a
-liberty of T (T would extend into it).  So no defender move gains T a
-liberty, save the capture of an opponent: a stone on a liberty only joins T,
-and every move elsewhere leaves T's liberties as they are.  The attacker's
-line fills T's outside liberties, then the shared ones, the eye last; the
-count asks whether the defender can capture an opponent before it ends.
-Each move takes at most one liberty from any block holding an opponent's
-stones (a stone merging opponents leaves the merged block at most one
-liberty short of each part), so with ``y`` the fewest liberties of any
-opponent the defender cannot capture one in time when
+and p touches no other attacker block (the defender might capture it) and no
+empty point that is not itself a liberty of the group (the defender would
+extend into it).  So no defender move gains the group a liberty, save the
+capture of an opponent: a stone on a liberty only joins the group's blocks,
+and every move elsewhere leaves their liberties as they are.  The attacker
+fills T's liberties, the outside ones first, then the shared ones, the eye
+last, as long as T lives (a block the defender joins to T brings its
+liberties, all the group's): at most ``x + e + s`` moves, the group's
+outside, eye and shared liberties.  (A block of the group the attacker
+captures on the way touched nothing but attacker stones then: its points
+are closed off from T.)  The count asks whether the defender can capture an
+opponent before that.  Each move takes at most one liberty from any block
+holding an opponent's stones (a stone merging opponents leaves the merged
+block at most one liberty short of each part), so with ``y`` the fewest
+liberties of any opponent the defender cannot capture one in time when
 
     replies + own < y
 
 where ``replies`` is the number of defender moves before the capture
 (``x + e + s - 1`` with the attacker to move, ``x + e + s`` with the defender
 to move) and ``own`` the attacker's fills that take a liberty of its own
-without capturing T (the shared liberties but the last, all of them when
-the eye is filled last).  With x outside liberties, e the eye, s shared:
+without capturing T (the shared liberties but the last; all of them when the
+eye is filled last, or when the group holds other blocks, whose outside
+liberties may come after the shared ones).  For T alone, with x outside
+liberties, e the eye, s shared:
 
 * no shared liberty: ``x + e <= y`` with the attacker to move, ``x + e < y``
   with the defender to move (the side to move gains a tempo; an eye is one
@@ -56,19 +65,20 @@ with T in atari), and the attacker's line is legal in the real position, so
 the count's win is a real one.
 
 **Why the win holds on every path** (it is stored as an exact result, as
-static life is).  The line fills T's outside liberties first; those stones
-join the wall, the defender's stones on T's liberties join T, and neither is
-ever removed (the wall is never captured, and T's capture ends the game).
-So once one of them is played, no position of the line can have occurred on
-the path before, and none repeats within the line: the repetition rule
-forbids nothing and no earlier pass situation comes back.  Before that, the
-position itself could be a pass situation of the path when the defender is
-to move: the count is then claimed only where no pass is on the path or the
-position is not on it.  Where the line must start on a shared liberty (no
-outside liberty: the stone joins an opponent and could be captured), the
-count is claimed only with the attacker as ko master and no pass on the
-path.  The line lasts at most ``2 * (x + e + s) + 1`` moves, and the count
-is not claimed where that would reach the depth cap.
+static life is).  The line's first move fills an outside liberty of T; that
+stone joins the wall and is never removed (where the defender moves first
+and takes T's last outside liberty itself, its stone joins T and goes only
+with T, which ends the game), so no later position of the line
+can have occurred on the path before, and none repeats within the line (the
+attacker's wall stones only grow): the repetition rule forbids nothing and
+no earlier pass situation comes back.  Before that, the position itself
+could be a pass situation of the path when the defender is to move: the
+count is then claimed only where no pass is on the path or the position is
+not on it.  Where T has no outside liberty (the first stone joins an
+opponent and could be captured), the count is claimed only with the
+attacker as ko master and no pass on the path, or where that stone captures
+T.  The line lasts at most ``2 * (x + e + s) + 1`` moves, and the count is
+not claimed where that would reach the depth cap.
 """
 from __future__ import annotations
 
@@ -90,7 +100,7 @@ NO_OPPONENT = 1 << 30
 # Opponents (the attacker's blocks beside T without a wall stone) the count follows at most.
 MAX_OPPONENTS = 16
 # labels[] roles of the points a count has visited (valid where mark[] holds its stamp)
-_TARGET, _LIBERTY, _WALL, _FAR_EMPTY, _PENDING, _OPPONENT = 1, 2, 3, 4, 5, 8
+_TARGET, _GROUP, _LIBERTY, _WALL, _FAR_EMPTY, _PENDING, _OPPONENT = 1, 2, 3, 4, 5, 6, 8
 _NONE = np.uint64(0)
 
 
@@ -100,8 +110,9 @@ class RaceCount:
 
     ``proved``: the count proves the attacker captures the target; ``move`` is then the
     attacker's winning move as (x, y) when it is to move (None when the defender is).  ``x``,
-    ``e``, ``s``, ``y`` are the numbers counted (-1 where T's liberties are not of the kinds
-    counted; ``y`` is ``NO_OPPONENT`` when T has no opponent).
+    ``e``, ``s``, ``y`` are the numbers counted and ``blocks`` the defender blocks of the
+    group (-1 where the group's liberties are not of the kinds counted; ``y`` is
+    ``NO_OPPONENT`` when the group has no opponent).
     """
 
     proved: bool
@@ -110,25 +121,27 @@ class RaceCount:
     e: int
     s: int
     y: int
+    blocks: int
 
 
-def attacker_wins_race(x: int, e: int, s: int, y: int, attacker_to_move: bool) -> bool:
+def attacker_wins_race(x: int, e: int, s: int, y: int, attacker_to_move: bool, grouped: bool = False) -> bool:
     """The counting rule: does the attacker capture T first (see the module)?
 
-    ``x`` T's outside liberties, ``e`` its eye (0 or 1), ``s`` its shared
-    liberties, ``y`` the fewest liberties of any opponent (``NO_OPPONENT``
-    when T has none).
+    ``x`` the group's outside liberties, ``e`` its eye (0 or 1), ``s`` its shared
+    liberties, ``y`` the fewest liberties of any opponent (``NO_OPPONENT`` when it
+    has none); ``grouped``: the group holds other defender blocks than T.
     """
-    return _counts(x, e, s, y, attacker_to_move)
+    return _counts(x, e, s, y, attacker_to_move, grouped)
 
 
 @inline_kernel
-def _counts(x, e, s, y, attacker_to_move):
-    # the attacker's fills: every liberty of T; those that also take an opponent's
-    # liberty without capturing T: the shared ones but the last (all of them when
-    # the eye is filled last); the defender's moves before the capture
+def _counts(x, e, s, y, attacker_to_move, grouped):
+    # the attacker's fills: every liberty of the group at most; those that also take an
+    # opponent's liberty without capturing T: the shared ones but the last (all of them
+    # when the eye is filled last, or when a liberty of a block T may still join could
+    # be the last); the defender's moves before the capture
     fills = x + e + s
-    own = s if e > 0 else max(s - 1, 0)
+    own = s if e > 0 or grouped else max(s - 1, 0)
     replies = fills - 1 if attacker_to_move else fills
     return replies + own < y
 
@@ -167,12 +180,34 @@ def _flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, att
 
 
 @inline_kernel
-def _touches_target(cells, mark, labels, stride, p, stamp):
-    """Whether the point p is beside a stone of T (marked with ``stamp``, labelled _TARGET)."""
+def _touches_group(mark, labels, stride, p, stamp):
+    """Whether the point p is beside a stone of the race's group (marked with ``stamp``,
+    labelled _TARGET or _GROUP)."""
     for q in (p - 1, p + 1, p - stride, p + stride):
-        if mark[q] == stamp and labels[q] == _TARGET:
+        if mark[q] == stamp and (labels[q] == _TARGET or labels[q] == _GROUP):
             return True
     return False
+
+
+@kernel
+def _flood_defender(cells, mark, labels, stack, stride, p, n, stamp, label):
+    """The defender's block at p appended to stack[n:], marked and labelled; returns the new end."""
+    defender = cells[p]
+    mark[p] = stamp
+    labels[p] = label
+    stack[n] = p
+    end = n + 1
+    i = n
+    while i < end:
+        r = stack[i]
+        i += 1
+        for q in (r - 1, r + 1, r - stride, r + stride):
+            if cells[q] == defender and mark[q] != stamp:
+                mark[q] = stamp
+                labels[q] = label
+                stack[end] = q
+                end += 1
+    return end
 
 
 @kernel
@@ -185,12 +220,13 @@ def race_verdict(context, color, km, depth):
 
 @kernel
 def race_count(context, color, km, depth):
-    """(verdict as :func:`race_verdict` gives it, x, e, s, y): the count and its numbers (see
-    the module); the numbers are -1 where T's liberties are not of the kinds counted.
+    """(verdict as :func:`race_verdict` gives it, x, e, s, y, g): the count and its numbers (see
+    the module; ``g`` the defender blocks of the group); the numbers are -1 where the
+    liberties are not of the kinds counted.
 
     Scratch: the board's mark and stack, and the static life's labels, region masks and
     vital list (``C_LABELS``: each point's role; ``C_REGION_BORDER``: the opponents each
-    empty point is a liberty of, as bits; ``C_REGION_VITAL``: T's liberties, then each
+    empty point is a liberty of, as bits; ``C_REGION_VITAL``: the group's liberties, then each
     opponent's stones as a range of the stack).
     """
     cells = context[C_CELLS]
@@ -205,24 +241,25 @@ def race_count(context, color, km, depth):
     defender = cells[target]
     attacker = 3 - defender
     stamp = _next_stamp(mark, context[C_META])
+    failed = (NO_CLAIM, -1, -1, -1, -1, -1)
 
-    # T's stones: stack[:n]
-    mark[target] = stamp
-    labels[target] = _TARGET
-    stack[0] = target
-    n = 1
+    # The group: T's block, then every defender block beside a liberty of the group, into
+    # stack[:n] (T's stones first); the defender joins them by playing there.
+    n = _flood_defender(cells, mark, labels, stack, stride, target, 0, stamp, _TARGET)
+    blocks = 1
     i = 0
     while i < n:
         r = stack[i]
         i += 1
         for q in (r - 1, r + 1, r - stride, r + stride):
-            if cells[q] == defender and mark[q] != stamp:
-                mark[q] = stamp
-                labels[q] = _TARGET
-                stack[n] = q
-                n += 1
-    # T's liberties into found[:libs]; the attacker's blocks beside T, wall or opponents,
-    # into stack[n:top] (the opponents' ranges at found[limit:])
+            if cells[q] != EMPTY:
+                continue
+            for u in (q - 1, q + 1, q - stride, q + stride):
+                if cells[u] == defender and mark[u] != stamp:
+                    n = _flood_defender(cells, mark, labels, stack, stride, u, n, stamp, _GROUP)
+                    blocks += 1
+    # The group's liberties into found[:libs]; the attacker's blocks beside the group, wall or
+    # opponents, into stack[n:top] (the opponents' ranges at found[limit:])
     limit = found.size - 2 * MAX_OPPONENTS
     libs = 0
     opponents = 0
@@ -235,16 +272,12 @@ def race_count(context, color, km, depth):
             c = cells[q]
             if c == EMPTY:
                 if libs == limit:
-                    return NO_CLAIM, -1, -1, -1, -1
-                # the usual ways out, ruled out before any attacker block is flooded: another
-                # defender block beside q (T connects by playing q), an open point beside q
-                # that is no liberty of T (T extends into it)
+                    return failed
+                # an open point beside q that is no liberty of the group: the group extends
+                # into it (ruled out before any attacker block is flooded: the usual way out)
                 for u in (q - 1, q + 1, q - stride, q + stride):
-                    cu = cells[u]
-                    if cu == defender and (mark[u] != stamp or labels[u] != _TARGET):
-                        return NO_CLAIM, -1, -1, -1, -1
-                    if cu == EMPTY and not _touches_target(cells, mark, labels, stride, u, stamp):
-                        return NO_CLAIM, -1, -1, -1, -1
+                    if cells[u] == EMPTY and not _touches_group(mark, labels, stride, u, stamp):
+                        return failed
                 mark[q] = stamp
                 labels[q] = _LIBERTY
                 beside[q] = _NONE
@@ -256,17 +289,18 @@ def race_count(context, color, km, depth):
                 role = _WALL
                 if not walled:
                     if opponents == MAX_OPPONENTS:
-                        return NO_CLAIM, -1, -1, -1, -1
+                        return failed
                     role = _OPPONENT + opponents
                     found[limit + 2 * opponents] = start
                     found[limit + 2 * opponents + 1] = top
                     opponents += 1
                 for k in range(start, top):
                     labels[stack[k]] = role
-    # T's liberties, by kind (the usual ways out first: an open point or a block beside one)
+    # The group's liberties, by kind; T's own among them (the attacker's line fills T's)
     x = 0
     e = 0
     s = 0
+    t_libs = 0
     outside_point = -1
     shared_point = -1
     eye_point = -1
@@ -275,40 +309,46 @@ def race_count(context, color, km, depth):
         walled = False
         shared = False
         open_point = False
+        of_t = False
         for q in (p - 1, p + 1, p - stride, p + stride):
             c = cells[q]
             if c == BORDER:
                 continue
             if c == EMPTY:
-                open_point = True      # a liberty of T too (checked as the liberties were found)
+                open_point = True      # a liberty of the group too (checked as they were found)
             elif c == defender:
-                continue               # T's own stone (likewise)
+                of_t = of_t or labels[q] == _TARGET   # a stone of the group (its closure)
             else:
                 if mark[q] != stamp:
                     start = top
-                    top, far_walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
+                    top, far_walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp,
+                                                      attacker)
                     if not far_walled:
-                        return NO_CLAIM, -1, -1, -1, -1   # a block T's move at p might capture
+                        return failed   # a block the defender's move at p might capture
                     for k in range(start, top):
                         labels[stack[k]] = _WALL
                 if labels[q] == _WALL:
                     walled = True
                 else:
                     shared = True
+        if of_t:
+            t_libs += 1
         if shared:
             s += 1
-            shared_point = p
+            if of_t:
+                shared_point = p
         elif walled:
             x += 1
-            if outside_point < 0:
+            if of_t and outside_point < 0:
                 outside_point = p
         elif not open_point:
             e += 1
-            eye_point = p
+            if of_t:
+                eye_point = p
             if e > 1:
-                return NO_CLAIM, -1, -1, -1, -1   # two eyes may live
+                return failed   # two eyes may live
         else:
-            return NO_CLAIM, -1, -1, -1, -1   # room the attacker cannot fill for good
+            return failed   # room the attacker cannot fill for good
     # the fewest liberties of any opponent
     y = NO_OPPONENT
     for b in range(opponents):
@@ -328,25 +368,25 @@ def race_count(context, color, km, depth):
                     count += 1
         y = min(y, count)
     attacker_to_move = color == attacker
-    if not _counts(x, e, s, y, attacker_to_move):
-        return NO_CLAIM, x, e, s, y
+    if not _counts(x, e, s, y, attacker_to_move, blocks > 1):
+        return NO_CLAIM, x, e, s, y, blocks
     # the conditions under which the line's win holds on every path (see the module)
     if depth + 2 * (x + e + s) + 2 > MAX_DEPTH:
-        return NO_CLAIM, x, e, s, y
+        return NO_CLAIM, x, e, s, y, blocks
     counters = context[C_COUNTERS]
-    capture_now = attacker_to_move and x + e + s == 1
-    if x == 0 and not capture_now and (counters[TAGS] != 0 or km * sign(attacker) <= 0):
-        return NO_CLAIM, x, e, s, y
+    capture_now = attacker_to_move and t_libs == 1
+    if outside_point < 0 and not capture_now and (counters[TAGS] != 0 or km * sign(attacker) <= 0):
+        return NO_CLAIM, x, e, s, y, blocks
     if not attacker_to_move and counters[TAGS] != 0:
         path = context[C_PATH]
         position = context[C_HASH][0]
         for j in range(depth):
             if path[j] == position:
-                return NO_CLAIM, x, e, s, y
+                return NO_CLAIM, x, e, s, y, blocks
     if not attacker_to_move:
-        return NO_MOVE, x, e, s, y
-    if x > 0:
-        return outside_point, x, e, s, y
-    if s > 0:
-        return shared_point, x, e, s, y
-    return eye_point, x, e, s, y
+        return NO_MOVE, x, e, s, y, blocks
+    if outside_point >= 0:
+        return outside_point, x, e, s, y, blocks
+    if shared_point >= 0:
+        return shared_point, x, e, s, y, blocks
+    return eye_point, x, e, s, y, blocks

@@ -46,11 +46,14 @@ def test_solve_has_a_default_node_budget_and_zero_lifts_it(tmp_path, capsys, mon
 
     good = tmp_path / "good.sgf"
     good.write_bytes(GOOD)
-    monkeypatch.setattr(cli, "DEFAULT_SOLVE_MAX_NODES", 2)   # the problem needs 4
+    monkeypatch.setattr(cli, "DEFAULT_SOLVE_MAX_NODES", 1)   # the problem needs 2 (4 with --no-race)
     assert main(["solve", "--json", str(good)]) == 0
     row = json.loads(capsys.readouterr().out)
-    assert (row["status"], row["move"], row["nodes"]) == ("unknown", None, 3)
+    assert (row["status"], row["move"], row["nodes"]) == ("unknown", None, 2)
     assert main(["solve", "--json", "--max-nodes", "0", str(good)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["status"], row["nodes"]) == ("unsafe", 2)
+    assert main(["solve", "--json", "--max-nodes", "0", "--no-race", str(good)]) == 0
     row = json.loads(capsys.readouterr().out)
     assert (row["status"], row["nodes"]) == ("unsafe", 4)
 

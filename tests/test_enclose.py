@@ -482,7 +482,7 @@ class ScriptedSolver:
     def target_captured(self):
         return False
 
-    def solve(self, side, ko_master, max_nodes, guide):
+    def solve(self, side, ko_master, max_nodes, guide, algo="dfs"):
         move = self.played[-1] if self.played else None
         self.solves.append((move, guide is not None))
         if move is None:

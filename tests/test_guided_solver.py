@@ -235,12 +235,12 @@ def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide)
 # without the race count (race=False) and, since it came, with it (solver.race):
 # (problem, colour first, algorithm) → (liberty heuristic, patterns; the same with the count).
 UNGUIDED_NODES = {
-    ("cc1/900.sgf", BLACK, "dfs"): (12803, 3573, 9215, 3674),
-    ("cc1/900.sgf", BLACK, "dfpn"): (9130, 6336, 5401, 3710),
-    ("gop/10963.sgf", WHITE, "dfs"): (2955, 1350, 2846, 958),
-    ("gop/10963.sgf", WHITE, "dfpn"): (1147, 757, 1412, 735),
-    ("gop/13419.sgf", BLACK, "dfs"): (6902, 9024, 6454, 8760),
-    ("gop/13419.sgf", BLACK, "dfpn"): (10733, 7935, 8694, 8292),
+    ("cc1/900.sgf", BLACK, "dfs"): (12803, 3573, 3733, 2423),
+    ("cc1/900.sgf", BLACK, "dfpn"): (9130, 6336, 1341, 1495),
+    ("gop/10963.sgf", WHITE, "dfs"): (2955, 1350, 2844, 912),
+    ("gop/10963.sgf", WHITE, "dfpn"): (1147, 757, 600, 722),
+    ("gop/13419.sgf", BLACK, "dfs"): (6902, 9024, 5654, 8845),
+    ("gop/13419.sgf", BLACK, "dfpn"): (10733, 7935, 10204, 8497),
 }
 
 

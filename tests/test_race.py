@@ -231,7 +231,7 @@ def _positions(rng, stones, target):
 
 def _reference_count(stones, safe, target, attacker_to_move):
     """The count written out plainly (solver.race's preconditions and rule, at the root of a
-    solve): (proved, x, e, s, y), the numbers -1 where a precondition fails."""
+    solve): (proved, x, e, s, y, blocks), the numbers -1 where a precondition fails."""
     size = stones.shape[0]
     defender = int(stones[target[1], target[0]])
     attacker = 3 - defender
@@ -250,28 +250,30 @@ def _reference_count(stones, safe, target, attacker_to_move):
                 if q not in seen and color(q) == color(p):
                     seen.add(q)
                     todo.append(q)
-        return seen
+        return frozenset(seen)
 
     def liberties(stones_of):
         return {q for r in stones_of for q in neighbours(r) if color(q) == EMPTY}
 
     t = block(target)
-    t_libs = liberties(t)
+    group = [t]                       # T, then every defender block beside a liberty of the group
+    while True:
+        stones_of = set().union(*group)
+        more = {block(u) for q in liberties(stones_of) for u in neighbours(q)
+                if color(u) == defender and u not in stones_of}
+        if not more:
+            break
+        group += sorted(more, key=min)
+    libs = liberties(stones_of)
     is_wall = lambda b: any(safe[y, x] for x, y in b)   # noqa: E731
-    beside_t = {q for r in t for q in neighbours(r) if color(q) == attacker}
-    opponents = []
-    for q in beside_t:
-        b = block(q)
-        if not is_wall(b) and b not in opponents:
-            opponents.append(b)
+    opponents = {block(q) for r in stones_of for q in neighbours(r)
+                 if color(q) == attacker and not is_wall(block(q))}
     opponent_stones = set().union(*opponents) if opponents else set()
-    failed = (False, -1, -1, -1, -1)
+    failed = (False, -1, -1, -1, -1, -1)
     x = e = s = 0
-    for p in t_libs:
+    for p in libs:
         near = neighbours(p)
-        if any(color(q) == defender and q not in t for q in near):
-            return failed
-        if any(color(q) == EMPTY and q not in t_libs for q in near):
+        if any(color(q) == EMPTY and q not in libs for q in near):
             return failed
         attackers = [q for q in near if color(q) == attacker]
         if any(q not in opponent_stones and not is_wall(block(q)) for q in attackers):
@@ -287,12 +289,13 @@ def _reference_count(stones, safe, target, attacker_to_move):
     if e > 1:
         return failed
     y = min((len(liberties(b)) for b in opponents), default=NO_OPPONENT)
-    return attacker_wins_race(x, e, s, y, attacker_to_move), x, e, s, y
+    return attacker_wins_race(x, e, s, y, attacker_to_move, len(group) > 1), x, e, s, y, len(group)
 
 
 def _kind(count) -> str:
     opponents = "no opponent" if count.y == NO_OPPONENT else ("shared" if count.s else "opponent")
-    return f"{opponents}, {'eye' if count.e else 'no eye'}"
+    group = ", connected" if count.blocks > 1 else ""
+    return f"{opponents}, {'eye' if count.e else 'no eye'}{group}"
 
 
 @functools.lru_cache(maxsize=1)
@@ -314,7 +317,7 @@ def _random_claims():
             for side in (BLACK, WHITE):
                 count = plain.race_count(side)
                 counted += 1
-                numbers = (count.proved, count.x, count.e, count.s, count.y)
+                numbers = (count.proved, count.x, count.e, count.s, count.y, count.blocks)
                 if numbers != _reference_count(position, safe, target, side == attacker):
                     unlike.append((position.tolist(), target, side, numbers))
                 if not count.proved:
@@ -361,7 +364,8 @@ def test_the_count_is_the_plain_one_in_the_reference_problems_walls(shared_probl
             for side in (BLACK, WHITE):
                 count = solver.race_count(side)
                 expected = _reference_count(position, solver.area.safe, problem.target, side == problem.attacker)
-                assert (count.proved, count.x, count.e, count.s, count.y) == expected, (problem.source, side)
+                numbers = (count.proved, count.x, count.e, count.s, count.y, count.blocks)
+                assert numbers == expected, (problem.source, side)
                 counted += 1
             for _ in range(played):
                 solver.take_back()

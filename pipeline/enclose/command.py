@@ -35,7 +35,7 @@ from pipeline.enclose import question
 from pipeline.errors import CommandError
 from pipeline.paths import check_apart, check_output_folder
 from pipeline.pattern_options import add_pattern_options, patterns_from_args, patterns_setting
-from solver import DEFAULT_MAX_AREA
+from solver import ALGORITHMS, DEFAULT_MAX_AREA
 
 # A solve's node budget: the 5,430 problems of the shared open-board
 # collections go through in well under an hour on two cores with it
@@ -64,6 +64,8 @@ def cmd_enclose(args) -> int:
     settings = {"max_nodes": args.max_nodes, "max_area": args.max_area, "reading": question.READING_VERSION}
     if guide_name is not None:
         settings["guide"] = guide_name   # a record made with another guide (or none) is redone
+    if args.algo != "dfs":   # absent for the default: the records made before stay valid
+        settings["algo"] = args.algo
     move_patterns = patterns_from_args(args)
     patterns = patterns_setting(args, move_patterns)
     if patterns is not None:   # absent for the default: the records made before stay valid
@@ -96,6 +98,8 @@ def register(commands) -> None:
                         help=f"node budget per solve (default {DEFAULT_MAX_NODES:,})")
     parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                         help="the largest search area, in empty points, a reading may have")
+    parser.add_argument("--algo", choices=ALGORITHMS, default="dfs",
+                        help="the search every solve runs (default dfs)")
     add_pattern_options(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_enclose)

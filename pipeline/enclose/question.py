@@ -42,10 +42,12 @@ class Order:
     solve (``Solver.solve``: the same verdicts, in fewer nodes where it helps);
     ``move_patterns`` is each solver's own order (``Solver``: True, the shipped
     learned patterns; False, the liberty heuristic; or a :class:`MovePatterns`).
+    ``algo`` is the search every solve runs (``dfs`` or ``dfpn``).
     """
 
     guide: object = None
     move_patterns: object = True
+    algo: str = "dfs"
 
     def solver(self, problem: Problem, max_area: int) -> Solver:
         return Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
@@ -237,19 +239,19 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     if reading.area > LARGE_AREA:
         max_nodes = tenth(max_nodes)
     reading.verdict = settle(order.solver(problem, max_area), reading, to_play, book, max_nodes, "attacker",
-                             order.guide)
+                             order.guide, order.algo)
     if reading.verdict == SETTLED and reading.goal == "live":
         # A live problem whose answer is a ko: the defender lives only as ko master.
         probe = Reading(target=reading.target, goal=reading.goal, frame=frame)
         if settle(order.solver(problem, max_area), probe, to_play, book, max_nodes, "defender",
-                  order.guide) == FITS:
+                  order.guide, order.algo) == FITS:
             reading.verdict = KO
             reading.book, reading.winning = probe.book, probe.winning   # as the defender's ko won
         reading.nodes += probe.nodes
 
 
 def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ...], max_nodes: int,
-           ko_master: str, guide=None) -> str:
+           ko_master: str, guide=None, algo: str = "dfs") -> str:
     """The reading's verdict; fills in the book moves' results and every winning first move."""
     other = 3 - to_play
 
@@ -263,7 +265,8 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             if solver.target_captured():
                 return True
             for move_guide in guides:
-                verdict = solver.solve(other, ko_master=ko_master, max_nodes=max_nodes, guide=move_guide)
+                verdict = solver.solve(other, ko_master=ko_master, max_nodes=max_nodes, guide=move_guide,
+                                       algo=algo)
                 reading.nodes += verdict.nodes
                 if verdict.winner is not None:
                     break
@@ -276,7 +279,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             solver.take_back()
 
     for side, stage in ((to_play, "to-play-first"), (other, "other-first")):
-        verdict = solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide)
+        verdict = solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo)
         reading.nodes += verdict.nodes
         if verdict.winner is None:
             reading.stalled = stage

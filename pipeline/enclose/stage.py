@@ -134,7 +134,8 @@ class Enclose(beam.DoFn):
     def process(self, item):
         problem_id, path, data = item
         result = enclose_file(data, path, problem_id, self.settings["max_nodes"], self.settings["max_area"],
-                              guide=self.guide, move_patterns=self.move_patterns)
+                              guide=self.guide, move_patterns=self.move_patterns,
+                              algo=self.settings.get("algo", "dfs"))
         target = self.layout.problem(problem_id)
         if result.sgf is not None:
             storage.write_atomic(target, result.sgf.encode())

@@ -32,8 +32,9 @@ def summary_markdown(records: list[dict], settings: dict) -> str:
     order = f"moves ordered by {settings['guide']}" if settings.get("guide") else "unguided"
     if settings.get("patterns"):   # only when not the shipped ones
         order += f", learned move patterns: {settings['patterns']}"
+    search = "df-pn" if settings.get("algo") == "dfpn" else "DFS"
     lines = ["# tsumego enclose", "",
-             f"Node budget {settings['max_nodes']:,} a solve, search areas up to {settings['max_area']} "
+             f"{search}, node budget {settings['max_nodes']:,} a solve, search areas up to {settings['max_area']} "
              f"empty points, {order}."
              "  read = " + " + ".join(OUTCOMES) + "; *book move listed*: the enclosed "
              "problem lists the book's first move among its winning moves.", ""]
