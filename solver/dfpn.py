@@ -41,8 +41,8 @@ from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
-from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, TAGS, node_key, node_key_after, table_claim,
-                    table_slot)
+from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, TAGS, node_key, node_key_after,
+                    table_claim, table_slot)
 
 # A proof or disproof sets a number to INFINITE.  Sums of working numbers
 # count a shared subtree once per path into it and can grow exponentially with

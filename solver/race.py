@@ -97,7 +97,7 @@ from .table import TAGS
 NO_CLAIM = -3
 # y when T has no opponent: the defender has nothing to capture.
 NO_OPPONENT = 1 << 30
-# Opponents (the attacker's blocks beside T without a wall stone) the count follows at most.
+# Opponents (the attacker's blocks beside the group without a wall stone) the count follows at most.
 MAX_OPPONENTS = 16
 # labels[] roles of the points a count has visited (valid where mark[] holds its stamp)
 _TARGET, _GROUP, _LIBERTY, _WALL, _FAR_EMPTY, _PENDING, _OPPONENT = 1, 2, 3, 4, 5, 6, 8
