@@ -280,10 +280,13 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     hint = values[known, V_MOVE] if known >= 0 else NO_MOVE
     if depth > MAX_DEPTH:
         return INFINITE, np.int64(0), 0, NO_MOVE
-    if context[C_RACE][0] != 0:
+    if context[C_RACE][0] != 0 and known < 0:
+        # the race count, on a node's first visit only: a node df-pn expands again had no claim
+        # then (counted on every visit, it took 1.29 of the time on the reference problems,
+        # 1.13 so: RESULTS.md, "Capturing races read by counting")
         claim = race_verdict(context, color, km, depth)
         if claim != NO_CLAIM:
-            # the race count: the attacker captures the target whatever the path (solver.race)
+            # the attacker captures the target whatever the path (solver.race)
             counters[RACE_PROOFS] += 1
             if claim == NO_MOVE:   # the defender to move loses
                 _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
