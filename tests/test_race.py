@@ -3,10 +3,11 @@
 The count is a proof only where its preconditions hold, so every claim it
 makes is checked here against the search with the count switched off: the
 counting rule against a brute-force solve of the abstract race, written races
-a player counts out (in their eight orientations and both colours), thousands
-of races made at random and small enough to read to the end, and the
-verdicts of whole solves with the count on and off, on generated positions,
-the reference problems and the project's own problems.
+a player counts out (in their eight orientations and both colours), the
+kernel's numbers against a plain-Python count, thousands of races made at
+random and small enough to read to the end, and the verdicts of whole solves
+with the count on and off, on generated positions, the reference problems
+and the project's own problems.
 """
 from __future__ import annotations
 
