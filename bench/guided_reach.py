@@ -95,22 +95,23 @@ def drawn(problems: dict[str, Path], sample: int, seed: int) -> list[str]:
     return sorted(random.Random(seed).sample(sorted(problems), min(sample, len(problems))))
 
 
-def solve_in_child(connection, problem: Problem, side: int, algo: str, guide) -> None:
+def solve_in_child(connection, problem: Problem, side: int, algo: str, guide, race: bool = True) -> None:
     try:
-        verdict = Solver(problem).solve(side, algo=algo, guide=guide)
+        verdict = Solver(problem, race=race).solve(side, algo=algo, guide=guide)
         connection.send((verdict.winner, verdict.nodes, verdict.seconds))
     except Exception as exc:   # a fault of the solver, not of time: the parent says so
         connection.send(f"{type(exc).__name__}: {exc}")
     connection.close()
 
 
-def timed_solve(problem: Problem, side: int, algo: str, guide, seconds: float) -> tuple | None:
+def timed_solve(problem: Problem, side: int, algo: str, guide, seconds: float, race: bool = True) -> tuple | None:
     """(winner, nodes, seconds) of a solve that ended within ``seconds``, else None.  The solve
     runs in a forked process (the parent's compiled searches and loaded network with it),
-    killed when its time is up; a solve that fails raises RuntimeError."""
+    killed when its time is up; a solve that fails raises RuntimeError.  ``race``: the
+    solver's race count (:mod:`solver.race`) on or off."""
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=solve_in_child, args=(sender, problem, side, algo, guide))
+    child = context.Process(target=solve_in_child, args=(sender, problem, side, algo, guide, race))
     child.start()
     sender.close()
     result = None

@@ -5,7 +5,7 @@
 
 Each line of ``--readings`` (by default ``bench/draws/unsettled-readings.jsonl``) is a
 reading an ``enclose`` run left unsettled: the book problem's file, the target and the size
-of its search area (:mod:`bench.draws`' format).  Each is framed again as that run framed it
+of its search area (the format of `bench/draws`).  Each is framed again as that run framed it
 (:func:`bench.guided_reach.framed_problem`) and solved with its side to play first, in a
 forked process stopped at ``--seconds`` of wall time, no node budget: once without the
 solver's static race count (:mod:`solver.race`, "before") and once with it ("after").
@@ -19,55 +19,19 @@ import bench.single_thread_blas   # noqa: F401  (before numpy loads its BLAS)
 
 import argparse   # noqa: E402
 import json   # noqa: E402
-import multiprocessing   # noqa: E402
 import random   # noqa: E402
 import sys   # noqa: E402
 import time   # noqa: E402
 from pathlib import Path   # noqa: E402
 
-from bench.guided_reach import BUCKETS, SLACK_SECONDS, framed_problem   # noqa: E402
+from bench.guided_reach import BUCKETS, framed_problem, timed_solve, took   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
-from solver import ALGORITHMS, Problem, Solver   # noqa: E402
+from solver import ALGORITHMS, Solver   # noqa: E402
 from solver.board import color_letter   # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 DEFAULT_READINGS = REPOSITORY / "bench" / "draws" / "unsettled-readings.jsonl"
 WAYS = (("before", False), ("after", True))
-
-
-def _solve_in_child(connection, problem: Problem, side: int, algo: str, race: bool) -> None:
-    try:
-        solver = Solver(problem, race=race)
-        verdict = solver.solve(side, algo=algo)
-        connection.send((verdict.winner, verdict.nodes, verdict.seconds, solver.race_proofs))
-    except Exception as exc:   # a fault of the solver, not of time: the parent says so
-        connection.send(f"{type(exc).__name__}: {exc}")
-    connection.close()
-
-
-def timed_solve(problem: Problem, side: int, algo: str, race: bool, seconds: float) -> tuple | None:
-    """(winner, nodes, seconds, race proofs) of a solve that ended within ``seconds``, else None;
-    in a forked process (the compiled searches with it), killed when its time is up."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_solve_in_child, args=(sender, problem, side, algo, race))
-    child.start()
-    sender.close()
-    result = None
-    if receiver.poll(seconds + SLACK_SECONDS):
-        try:
-            result = receiver.recv()
-        except EOFError:
-            result = None
-    if child.is_alive():
-        child.kill()
-    child.join()
-    receiver.close()
-    if isinstance(result, str):
-        raise RuntimeError(f"{problem.source}, {algo}: the solve failed: {result}")
-    if result is None or result[2] > seconds:
-        return None
-    return result
 
 
 def read_readings(paths: list[str]) -> list[dict]:
@@ -81,10 +45,6 @@ def read_readings(paths: list[str]) -> list[dict]:
                     seen.add((row["file"], row["target"]))
                     readings.append(row)
     return readings
-
-
-def took(result: tuple | None) -> str:
-    return f"{result[2]:.2f} s, {result[1]:,} nodes" if result else "over time"
 
 
 def main(argv=None) -> int:
@@ -124,14 +84,13 @@ def main(argv=None) -> int:
     cases = []   # (file, area, before, after)
     differ = []
     for name, problem, area in framed:
-        results = [timed_solve(problem, problem.to_play, args.algo, race, args.seconds) for _, race in WAYS]
+        results = [timed_solve(problem, problem.to_play, args.algo, None, args.seconds, race=race) for _, race in WAYS]
         cases.append((name, area, *results))
         before, after = results
         if before and after and before[0] != after[0]:
             differ.append(f"{name}: winner {color_letter(before[0])} before, {color_letter(after[0])} after")
-        proofs = f", {after[3]:,} race proofs" if after else ""
         print(f"{name} ({area} points, {color_letter(problem.to_play)} first): before {took(before)}, "
-              f"after {took(after)}{proofs}", flush=True)
+              f"after {took(after)}", flush=True)
 
     rows = []
     for label, lo, hi in BUCKETS + (("all", 0, 10**6),):

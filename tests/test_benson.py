@@ -214,10 +214,12 @@ def test_a_defender_move_that_makes_life_is_the_only_move_generated():
     assert count == 4   # the attacker's three moves and a pass
 
 
-def random_pockets(rng, count):
-    """Corner pockets walled by a two-line attacker band, filled at random (as in test_symmetry)."""
+def random_pockets(rng, count, heights=(2, 6), fill="..XXXO"):
+    """Corner pockets walled by a two-line attacker band, filled at random (as in test_symmetry):
+    ``heights`` the range of their rows, ``fill`` the odds of each inside point ('.' empty,
+    'X' defender, 'O' attacker)."""
     for _ in range(count):
-        w, h = int(rng.integers(3, 7)), int(rng.integers(2, 6))
+        w, h = int(rng.integers(3, 7)), int(rng.integers(*heights))
         defender = int(rng.choice([BLACK, WHITE]))
         attacker = 3 - defender
         stones = np.zeros((SIZE, SIZE), dtype=np.int8)
@@ -225,7 +227,7 @@ def random_pockets(rng, count):
             for x in range(w + 2):
                 if x >= w or y >= h:
                     stones[y, x] = attacker
-        inside = rng.choice([EMPTY, EMPTY, defender, defender, defender, attacker], size=w * h)
+        inside = rng.choice([{".": EMPTY, "X": defender, "O": attacker}[c] for c in fill], size=w * h)
         for i, c in enumerate(inside):
             stones[i // w, i % w] = c
         tx, ty = int(rng.integers(0, w)), int(rng.integers(0, h))

@@ -53,7 +53,7 @@ def test_a_solve_that_fails_is_an_error_not_a_solve_over_time(monkeypatch):
     problem, _ = guided_reach.framed_problem(OPEN / "corner-kill-bent-three.sgf", _record("corner-kill-bent-three"))
 
     class Failing:
-        def __init__(self, problem):
+        def __init__(self, problem, race=True):
             pass
 
         def solve(self, *args, **kwargs):

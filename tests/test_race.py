@@ -24,6 +24,7 @@ from solver import BLACK, WHITE, ProblemError, Solver, load_problem
 from solver.board import EMPTY
 from solver.problem import Problem, _check_legal
 from solver.race import NO_OPPONENT, attacker_wins_race
+from tests.test_benson import random_pockets
 
 SIZE = 9
 OWN_PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems"
@@ -168,22 +169,9 @@ def test_written_race_in_every_orientation_and_colour(name, rows, numbers, first
 # -- races made at random ---------------------------------------------------------------
 
 def _pockets(rng, count):
-    """Corner pockets walled by a two-line attacker band, filled at random."""
-    for _ in range(count):
-        w, h = int(rng.integers(3, 7)), int(rng.integers(2, 5))
-        defender = int(rng.choice([BLACK, WHITE]))
-        attacker = 3 - defender
-        stones = np.zeros((SIZE, SIZE), dtype=np.int8)
-        for y in range(h + 2):
-            for x in range(w + 2):
-                if x >= w or y >= h:
-                    stones[y, x] = attacker
-        inside = rng.choice([EMPTY, EMPTY, defender, defender, attacker, attacker], size=w * h)
-        for i, c in enumerate(inside):
-            stones[i // w, i % w] = c
-        tx, ty = int(rng.integers(0, w)), int(rng.integers(0, h))
-        stones[ty, tx] = defender
-        yield stones, (tx, ty)
+    """Corner pockets walled by a two-line attacker band, as many attacker stones inside as
+    defender ones."""
+    return random_pockets(rng, count, heights=(2, 5), fill="..XXOO")
 
 
 def _races(rng, count):
