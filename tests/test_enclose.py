@@ -515,3 +515,23 @@ def test_a_first_move_stalled_guided_while_listing_is_solved_again_unguided(guid
     else:
         assert verdict == question.UNSETTLED and reading.stalled == "other-move"
         assert after_stalls == [False]
+
+
+def test_enclose_by_dfpn_gives_the_same_answers(monkeypatch):
+    # the search changes, the exact answers do not (every problem here settles either way)
+    from solver import Solver
+
+    searches = set()
+    solve = Solver.solve
+
+    def recording(self, *args, **kwargs):
+        searches.add(kwargs.get("algo", "dfs"))
+        return solve(self, *args, **kwargs)
+
+    monkeypatch.setattr(Solver, "solve", recording)
+    for name, (outcome, target, goal, winning) in EXPECTED.items():
+        path = OPEN / f"{name}.sgf"
+        record = enclose_file(path.read_bytes(), str(path), name, MAX_NODES, 40, algo="dfpn").record
+        assert (record["outcome"], record.get("target"), record.get("goal")) == (outcome, target, goal), name
+        assert tuple(record.get("winning", ())) == winning, name
+    assert searches == {"dfpn"}
