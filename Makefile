@@ -50,6 +50,7 @@ $(STAMP): setup.cfg pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pipeline.warm_up   # numba compiles the kernels here once, not in the first command
 	rm -f $(VENV)/.installed-*
 	touch $@
 
@@ -128,7 +129,7 @@ report: $(STAMP)
 
 # The packed network's verdict and best moves on every problem of $(PROBLEMS).
 eval: $(STAMP)
-	find $(PROBLEMS) -name '*.sgf' | sort | xargs $(BIN)/tsumego eval --model $(OUT)/model/model-$(BITS)bit.tsq
+	$(BIN)/tsumego eval --model $(OUT)/model/model-$(BITS)bit.tsq $(PROBLEMS)
 
 # $(COUNT) random enclosed problems whose first move matters, verified by the
 # solver, into $(OUT)/generated (same SEED, same files).
@@ -165,12 +166,16 @@ REFERENCE := $(NETWORK_OUT)/reference
 # figure is taken on: those that count are the held-out reference problems'.
 WATCH_BOOK_TEST := --validation-fraction 0
 REFERENCE_TRAIN := $(foreach copy,1 2 3 4,--extra-train $(REFERENCE)/tfrecords) --extra-split train
+# The shared collections hold files a stage rejects (each named on stderr): exit code 1
+# there says so and the build goes on; any other failure stops it.
+REJECTS_NAMED := || [ $$? -eq 1 ]
 # train --resume: the unfinished run in folder $(1) if there is one, else the finished run $(2)
 resume_from = --resume $(if $(wildcard $(1)/checkpoints/progress.json),$(1),$(2))
 network: $(STAMP) network-reference
-	$(BIN)/tsumego enclose $(SHARED)/sgf-open --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) $(BEAM)
+	$(BIN)/tsumego enclose $(SHARED)/sgf-open --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) \
+	    $(BEAM) $(REJECTS_NAMED)
 	$(BIN)/tsumego solve-all --problems $(NETWORK_OUT)/enclosed --out $(NETWORK_OUT)/solve-all \
-	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
+	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM) $(REJECTS_NAMED)
 	test -f $(NETWORK_OUT)/copies.txt || $(BIN)/tsumego same-positions --open $(SHARED)/sgf-open \
 	    --enclosed $(SHARED)/sgf-problems --out $(NETWORK_OUT)/same-positions.json \
 	    --held-out $(REFERENCE)/tfrecords --copies-out $(NETWORK_OUT)/copies.txt
@@ -195,7 +200,7 @@ network: $(STAMP) network-reference
 PATTERNS_FILE ?= solver/move_patterns.npz
 move-patterns: $(STAMP)
 	test -f $(NETWORK_OUT)/enclosed/enclose.jsonl || $(BIN)/tsumego enclose $(SHARED)/sgf-open \
-	    --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) $(BEAM)
+	    --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) $(BEAM) $(REJECTS_NAMED)
 	$(BIN)/python -m solver.pattern_training $(NETWORK_OUT)/enclosed --out $(PATTERNS_FILE) \
 	    --exclude bench/draws/*.jsonl
 
@@ -203,7 +208,7 @@ move-patterns: $(STAMP)
 # problem: the train split for make network's training, the test split held out.
 network-reference: $(STAMP)
 	$(BIN)/tsumego solve-all --problems $(SHARED)/sgf-problems --out $(REFERENCE)/solve-all \
-	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM)
+	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM) $(REJECTS_NAMED)
 	test -f $(REFERENCE)/tfrecords/features.json || $(BIN)/tsumego features \
 	    --subproblems $(REFERENCE)/solve-all/subproblems --out $(REFERENCE)/tfrecords \
 	    --test-fraction $(REFERENCE_TEST) --seed $(SEED) $(BEAM)

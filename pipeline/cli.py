@@ -1,20 +1,14 @@
 """The ``tsumego`` command line: one subcommand per pipeline stage.
 
-``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none]
-[--max-nodes N] [--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--guide-fade N]
-[--no-race] [--json] [--pv] FILE...``
-prints one line per file (``--pv`` adds the principal variation and the final
-position; the search's moves are ordered by a packed network, :mod:`model.guide`,
-the shipped one unless ``--guide`` names another or ``--no-guide`` says none:
-the same verdicts in fewer nodes).  A
-bad file prints its error to stderr and the others are still solved; the exit
-code is 1 if any file failed.
-
-Every other stage lives in its own module, imported below; each has
+Every command lives in its own module, imported below (``tsumego solve``:
+:mod:`pipeline.solve_command`); each has
 ``register(commands)``, which adds its subparser and sets ``run`` to a
 function of the parsed arguments returning the exit code.  Those modules
 import their heavy dependencies (Beam, TensorFlow) inside ``run``, so
-``tsumego solve`` starts without loading them.
+``tsumego solve`` starts without loading them.  The options that load a
+network to guide the search (``--guide``, ``--no-guide``) are added here, to
+``solve`` and ``enclose``, with the loader, since only this module may import
+the model.
 
 Before any command runs, :func:`pipeline.quiet.hush` turns the libraries'
 logs off (Beam's workers, TensorFlow's start-up lines); ``tsumego --verbose``
@@ -38,64 +32,25 @@ import argparse
 import contextlib
 import functools
 import hashlib
-import json
 import logging
 import os
 import signal
 import sys
 
 from model import cross_validation, evaluate, quantize, report, train
-from pipeline import corpus_stats, features, generate, quiet, same_position, solve_all, validate
+from pipeline import corpus_stats, features, generate, quiet, same_position, solve_all, solve_command, validate
 from pipeline.enclose import command as enclose
 from pipeline.errors import CommandError
 from pipeline.interrupts import interrupted, raising_interrupt
-from pipeline.pattern_options import add_pattern_options, patterns_from_args
-from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
-from solver.problem import reason_of
-from solver.board import color_letter
 
 # One module per subcommand (or per group of closely related subcommands), in help order.
-COMMAND_MODULES = (train, cross_validation, quantize, report, evaluate,
+COMMAND_MODULES = (solve_command, train, cross_validation, quantize, report, evaluate,
                    generate, corpus_stats, features, solve_all, validate, enclose,
                    same_position)
 
 
-# The solve command's node budget: ten times what the hardest reference or own
-# problem needs, either side first, DFS or df-pn (measured: RESULTS.md, "solve:
-# a default node budget and bounded tables").
-DEFAULT_SOLVE_MAX_NODES = 10_000_000
 # The exit code of a run stopped by Ctrl-C, as a shell reports a process SIGINT ended (128 + 2).
 INTERRUPTED = 130
-
-
-def board_rows(stones) -> list[str]:
-    """A position as text rows, top row first: ``X`` Black, ``O`` White, ``.`` empty."""
-    return ["".join(".XO"[int(c)] for c in row) for row in stones]
-
-
-def _solve_one(path: str, args, guide=None, move_patterns=True) -> dict:
-    problem = load_problem(path)
-    solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
-                    move_patterns=move_patterns, race=not args.no_race)
-    verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
-                           max_nodes=args.max_nodes, guide=guide)
-    row = {
-        "file": path,
-        "to_play": color_letter(problem.to_play),
-        "move": verdict.sgf_move,
-        "status": verdict.status,
-        "nodes": verdict.nodes,
-        "seconds": round(verdict.seconds, 6),
-        "guide": guide.source if guide is not None else None,
-    }
-    if args.pv:
-        # a solve out of budget has no line: the position stays as it is
-        line = None if verdict.winner is None else solver.principal_variation(
-            problem.to_play, ko_master=args.ko_master, max_nodes=args.max_nodes)
-        row["pv"] = [] if line is None else line.sgf_moves
-        row["final"] = board_rows(problem.stones if line is None else line.stones)
-        row["pv_complete"] = line is not None and line.complete
-    return row
 
 
 def guide_path(args) -> str | None:
@@ -158,74 +113,18 @@ def add_guide_options(parser) -> None:
     guided.add_argument("--no-guide", action="store_true", help="search unguided")
 
 
-def cmd_solve(args) -> int:
-    if args.max_nodes < 0 or args.max_table_mb < 0:
-        args.parser.error("--max-nodes and --max-table-mb must not be negative")
-    if args.guide_fade is not None and args.guide_fade < 0:
-        args.parser.error("--guide-fade must not be negative")
-    guide = load_guide(guide_path(args))
-    move_patterns = patterns_from_args(args)
-    if args.guide_fade is not None:
-        if guide is None:   # said, not ignored: the option would change nothing
-            args.parser.error("--guide-fade needs a guide (--no-guide, or no network is shipped)")
-        guide.fade_nodes = args.guide_fade
-    failed = 0
-    for path in args.files:
-        try:
-            row = _solve_one(path, args, guide, move_patterns)
-        except Exception as exc:   # a bad file is one line and the batch goes on
-            print(f"error: {path}: {reason_of(exc)}", file=sys.stderr)
-            failed += 1
-            continue
-        if args.json:
-            print(json.dumps(row), flush=True)
-        else:
-            move = row["move"] or "-"
-            pv = ""
-            if args.pv:
-                pv = (f", pv {' '.join(row['pv']) or '-'}{'' if row['pv_complete'] else ' (unfinished)'}, "
-                      f"final {'/'.join(row['final'])}")
-            print(f"{path}: {row['to_play']} to play, {row['status']}, move {move}, "
-                  f"{row['nodes']} nodes, {row['seconds']:.3f} s{pv}", flush=True)
-    return 1 if failed else 0
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tsumego", description=__doc__.split("\n\n")[0])
     parser.add_argument("--verbose", action="store_true",
                         help="keep the logs of Beam's workers and TensorFlow (as TSUMEGO_VERBOSE=1 does)")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    solve = commands.add_parser("solve", help="solve problem SGF files for the side in PL[]")
-    solve.add_argument("files", nargs="+", metavar="FILE")
-    solve.add_argument("--algo", choices=ALGORITHMS, default="dfs")
-    solve.add_argument("--ko-master", choices=KO_MASTERS, default="attacker",
-                       help="who may retake any ko (default: the attacker)")
-    solve.add_argument("--max-nodes", type=int, default=DEFAULT_SOLVE_MAX_NODES,
-                       help="node budget per solve; past it the status is 'unknown' "
-                            f"(default {DEFAULT_SOLVE_MAX_NODES:,}; 0: none)")
-    solve.add_argument("--max-table-mb", type=float, default=DEFAULT_MAX_TABLE_MB,
-                       help="bound of the transposition table in MiB; a full table drops the "
-                            f"entries of the smallest subtrees (default {DEFAULT_MAX_TABLE_MB}; 0: none)")
-    solve.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
-                       help="reject problems whose search area has more empty points")
-    add_guide_options(solve)
-    solve.add_argument("--guide-fade", type=int, default=None, metavar="N",
-                       help="after n nodes the guide's prior counts N / (N + n) of its weight "
-                            "(0: it keeps it; default: the guide's own, model.guide.FADE_NODES)")
-    add_pattern_options(solve)
-    solve.add_argument("--no-race", action="store_true",
-                       help="read capturing races out instead of counting them (solver.race): the same "
-                            "verdicts, usually in more nodes")
-    solve.add_argument("--json", action="store_true", help="one JSON object per line")
-    solve.add_argument("--pv", action="store_true",
-                       help="add the principal variation and the position at its end")
-    solve.set_defaults(run=cmd_solve)
-
     for module in COMMAND_MODULES:
         module.register(commands)
-    # enclose solves in Beam's workers, and pipeline/ may not import the model: the
-    # command line hands it the guide as a loader
+    # solve and enclose order their searches by a network, and pipeline/ may not import
+    # the model: the command line adds the options and hands them the guide as a loader
+    add_guide_options(commands.choices["solve"])
+    commands.choices["solve"].set_defaults(load_guide=lambda args: load_guide(guide_path(args)))
     add_guide_options(commands.choices["enclose"])
     commands.choices["enclose"].set_defaults(stage_guide=stage_guide)
     # A bad combination of options is only seen once they are parsed; with its own
@@ -234,7 +133,21 @@ def build_parser() -> argparse.ArgumentParser:
         subparser.set_defaults(parser=subparser)
         if subparser.get_default("on_interrupt") is None:
             subparser.set_defaults(on_interrupt="rerun to start again")
+        state_defaults(subparser)
     return parser
+
+
+def state_defaults(parser: argparse.ArgumentParser) -> None:
+    """Make ``--help`` give every option's default: an option's help that does not say it
+    already gets ``(default: VALUE)``."""
+    for action in parser._actions:
+        if (action.help == argparse.SUPPRESS or not action.option_strings
+                or action.nargs == 0   # a flag: off unless given
+                or action.default is None or action.default == argparse.SUPPRESS
+                or "default" in (action.help or "")):
+            continue
+        shown = ",".join(map(str, action.default)) if isinstance(action.default, (list, tuple)) else action.default
+        action.help = f"{action.help} (default: {shown})" if action.help else f"default: {shown}"
 
 
 def main(argv: list[str] | None = None) -> int:

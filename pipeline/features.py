@@ -36,6 +36,7 @@ import os
 import sys
 
 from pipeline.beam.options import add_stage_parser
+from pipeline.batch import REJECTED
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
 from pipeline.problem_list import read_problem_list
@@ -89,7 +90,7 @@ def cmd_features(args) -> int:
         raise CommandError(f"{args.subproblems}: no *.sgf files")
     if counts["rejected"] == counts["read"]:
         raise CommandError(f"{args.subproblems}: every file was rejected")
-    return 0
+    return REJECTED if counts["rejected"] else 0   # as every command: 1 when an input was rejected
 
 
 def left_out_why(args) -> str:

@@ -36,6 +36,7 @@ import os
 import sys
 
 from pipeline.beam.options import add_stage_parser
+from pipeline.batch import REJECTED
 from pipeline.errors import CommandError
 from pipeline.expand import TreeSettings
 from pipeline.paths import check_apart, check_output_folder
@@ -86,7 +87,9 @@ def cmd_solve_all(args) -> int:
           f"{seconds:.1f} s, {subs['distinct'] / max(seconds, 1e-9):.1f} subproblems/s -> {args.out}")
     if problems["read"] == 0:
         raise CommandError(f"{args.problems}: no *.sgf files")
-    return 0
+    # as every command: 1 when an input file was rejected (a side over the node budget is a
+    # rejection of that side's tree, not of the file)
+    return REJECTED if any(row["side"] is None for row in outcome["dead"]) else 0
 
 
 def register(commands) -> None:

@@ -80,3 +80,14 @@ kernel = njit(cache=True, _nrt=False)
 
 #: the same, inlined into its callers (tiny helpers on the hottest paths)
 inline_kernel = njit(cache=True, _nrt=False, inline="always")
+
+
+#: the entry points every solve calls, as numba names their cache index (``<module>.<function>-<line>``)
+ENTRY_POINTS = ("dfs.search", "dfpn.solve", "principal_variation.follow")
+
+
+def kernels_compiled() -> bool:
+    """Whether machine code for the solver's entry points is cached (and so only loads):
+    a stale cache was removed above, so any index left belongs to today's sources."""
+    return all(any(any(folder.glob(f"{name}-*.nbi")) for folder in cache_folders())
+               for name in ENTRY_POINTS)

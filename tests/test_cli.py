@@ -20,8 +20,30 @@ def test_json_lines_and_errors(tmp_path, capsys):
     (row,) = [json.loads(line) for line in out.splitlines()]
     assert row["file"] == str(good) and row["to_play"] == "B"
     assert row["status"] in ("safe", "unsafe") and row["nodes"] > 0
-    # Black to kill three points in the corner: the vital point wins.
-    assert row["status"] == "unsafe" and row["move"].startswith("B[")
+    # Black to kill three points in the corner: the vital point wins, in Go coordinates
+    # with the SGF point beside them.
+    assert row["status"] == "unsafe" and (row["move"], row["sgf"]) == ("A8", "ab")
+    assert (row["target"], row["target_sgf"], row["defender"]) == ("B9", "ba", "W")
+    assert row["verdict"] == "Black to play kills the white group at B9: B A8"
+    assert err.splitlines()[-1] == "solve: read 2 = answered 1 + rejected 1"
+
+
+def test_text_line_speaks_go_and_folders_are_read_with_totals(tmp_path, capsys):
+    folder = tmp_path / "problems"
+    (folder / "inner").mkdir(parents=True)
+    (folder / "inner" / "good.sgf").write_bytes(GOOD)
+    (folder / "bad.sgf").write_bytes(b"(;SZ[9]AB[zz])")
+    (folder / "notes.txt").write_text("not a problem")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["solve", str(folder), str(empty)]) == 1
+    out, err = capsys.readouterr()
+    assert out == (f"{folder / 'inner' / 'good.sgf'}: Black to play kills the white group at B9: "
+                   f"B A8 (proved, 2 nodes, {out.split(', ')[-1]}")
+    assert f"error: {folder / 'bad.sgf'}: " in err
+    assert f"error: {empty}: a folder without *.sgf files" in err
+    assert err.splitlines()[-1] == "solve: read 3 = answered 1 + rejected 2"
+    assert main(["solve", str(folder / "inner")]) == 0   # every input answered: exit code 0
 
 
 def test_both_algorithms_and_ko_masters_run(tmp_path, capsys):
@@ -42,11 +64,11 @@ def test_node_budget_gives_unknown(tmp_path, capsys):
 
 
 def test_solve_has_a_default_node_budget_and_zero_lifts_it(tmp_path, capsys, monkeypatch):
-    from pipeline import cli
+    from pipeline import solve_command
 
     good = tmp_path / "good.sgf"
     good.write_bytes(GOOD)
-    monkeypatch.setattr(cli, "DEFAULT_SOLVE_MAX_NODES", 1)   # the problem needs 2 (4 with --no-race)
+    monkeypatch.setattr(solve_command, "DEFAULT_SOLVE_MAX_NODES", 1)   # the problem needs 2 (4 with --no-race)
     assert main(["solve", "--json", str(good)]) == 0
     row = json.loads(capsys.readouterr().out)
     assert (row["status"], row["move"], row["nodes"]) == ("unknown", None, 2)
@@ -203,3 +225,19 @@ def test_solve_orders_by_the_shipped_patterns_another_file_or_none(tmp_path, cap
     bad.write_bytes(b"not an npz")
     assert main(["solve", "--move-patterns", str(bad), files[0]]) == 2
     assert f"{bad}: not a move patterns file" in capsys.readouterr().err
+
+
+def test_every_help_gives_every_default():
+    """Each option that takes a value and has a default says it in ``--help``."""
+    import argparse
+
+    from pipeline.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    silent = [f"{name} {action.option_strings[0]}" for name, parser in commands.choices.items()
+              for action in parser._actions
+              if action.option_strings and action.nargs != 0 and action.default is not None
+              and action.default != argparse.SUPPRESS and "default" not in (action.help or "")]
+    assert not silent
+    help_text = commands.choices["solve"].format_help()
+    assert "(default: 10,000,000; 0: none)" in help_text and "(default: attacker)" in help_text

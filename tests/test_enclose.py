@@ -157,7 +157,7 @@ def test_bad_input_gets_its_reason(name):
 
 def test_the_command_mirrors_the_folder_reports_every_input_and_resumes(tmp_path, capsys):
     out = tmp_path / "enclosed"
-    assert main(["enclose", str(OPEN), "--out", str(out), "--no-progress"]) == 0
+    assert main(["enclose", str(OPEN), "--out", str(out), "--no-progress"]) == 1   # bad inputs among them
     captured = capsys.readouterr()
     for name, reason in BAD.items():
         assert f"bad/{name}.sgf: {reason}" in captured.err
@@ -273,7 +273,7 @@ def test_several_inputs_are_named_by_their_folders(tmp_path, capsys):
     single.write_bytes((OPEN / "bad" / "no-pl.sgf").read_bytes())
     out = tmp_path / "out"
     assert main(["enclose", str(tmp_path / "first"), str(tmp_path / "second"), str(single),
-                 "--out", str(out), "--no-progress"]) == 0
+                 "--out", str(out), "--no-progress"]) == 1   # single.sgf is a bad input
     records = [json.loads(line) for line in (out / "enclose.jsonl").read_text().splitlines()]
     assert [r["problem"] for r in records] == ["first/1", "second/1", "single"]
     assert (out / "first" / "1.sgf").exists() and (out / "second" / "1.sgf").exists()

@@ -17,7 +17,7 @@ from pipeline.formats.solution_tree import subproblems_of, tree_text
 from pipeline.formats.subproblem import Subproblem, load_subproblem, parse_subproblem
 from pipeline.solve_all_pipeline import Layout, record_settings
 from pipeline.symmetries import transform, transform_point
-from solver import DEFAULT_MAX_AREA, EMPTY, Board, ProblemError, Solver, load_problem, parse_problem
+from solver import BLACK, DEFAULT_MAX_AREA, EMPTY, WHITE, Board, ProblemError, Solver, load_problem, parse_problem
 from solver.problem import parse_sgf_point
 
 OWN_PROBLEMS = Path(__file__).resolve().parents[1] / "sgf-problems"
@@ -227,27 +227,34 @@ def test_a_long_ko_fight_on_a_book_problem_ends_within_the_line_s_move_cap():
 
 # -- tsumego solve --pv -----------------------------------------------------------
 
-def test_solve_pv_prints_the_line_and_the_final_position(tmp_path, capsys):
+def test_solve_pv_prints_the_main_line_and_the_board_at_its_end(tmp_path, capsys):
     path = tmp_path / "straight-three.sgf"
     path.write_bytes(problem_text(STRAIGHT_THREE, "B"))
     assert main(["solve", "--json", "--pv", str(path)]) == 0
     row = json.loads(capsys.readouterr().out)
-    assert row["move"] == row["pv"][0] and row["pv_complete"] is True
+    # Black's placement at B9 kills at once: the line stops there, though the full line
+    # plays the capture out
+    assert row["pv"] == [{"color": "B", "move": "B9", "sgf": "ba"}]
+    assert row["pv_full_length"] > 1 and row["pv_complete"] is True
+    assert (row["move"], row["sgf"]) == ("B9", "ba")
     problem = load_problem(path)
-    moves = []
-    for i, text in enumerate(row["pv"]):
-        color = problem.to_play if i % 2 == 0 else 3 - problem.to_play
-        assert text[0] == "BW"[color - 1]
-        moves.append((color, "pass" if text[2:-1] == "" else parse_sgf_point(text[2:-1])))
-    final = replayed(problem.stones, moves)
-    assert row["final"] == ["".join(".XO"[c] for c in rows) for rows in final]
-    assert row["final"][1][1] == "."   # the target's point: captured
+    moves = [(BLACK if m["color"] == "B" else WHITE, parse_sgf_point(m["sgf"])) for m in row["pv"]]
+    assert row["final"] == ["".join(".XO"[c] for c in rows) for rows in replayed(problem.stones, moves)]
+    assert row["final"][0][1] == "X"
 
     assert main(["solve", "--pv", str(path)]) == 0
-    text = capsys.readouterr().out
-    assert f", pv {' '.join(row['pv'])}, final {'/'.join(row['final'])}" in text
+    text = capsys.readouterr().out.splitlines()
+    assert text[1] == (f"  main line: 1. B B9 — the white group is dead "
+                       f"({row['pv_full_length'] - 1} more moves play it out)")
+    assert text[2].split() == list("ABCDEFGHJ") and text[3].split()[0] == "9"
     assert main(["solve", "--json", str(path)]) == 0
     assert "pv" not in json.loads(capsys.readouterr().out)
+
+    path.write_bytes(problem_text(STRAIGHT_THREE, "W"))
+    assert main(["solve", "--pv", str(path)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0].startswith(f"{path}: White to play saves the white group at B8: W B9 (proved, ")
+    assert text[1].startswith("  main line: 1. W B9 — the white group lives")
 
 
 # -- solve-all ---------------------------------------------------------------------

@@ -359,15 +359,18 @@ def test_eval_prints_and_draws_the_end_state(tmp_path, capsys):
     out = capsys.readouterr().out.splitlines()
     sub = load_subproblem(PROBLEM_FILES[0])
     size = sub.size
-    letters = "".join(chr(ord("a") + i) for i in range(size))
-    at = out.index("  " + letters + "  " + letters)
+    # Go coordinates on the edges: the columns A..N without I, the rows counted from the bottom
+    columns = "ABCDEFGHJKLMN"[:size]
+    at = out.index("   " + columns + "  " + columns)
     rows = out[at + 1:at + 1 + size]
-    assert [row[:2] for row in rows] == [f"{letter} " for letter in letters]
-    assert all(set(row[2 + size + 2:]) <= set("XO.?") and len(row) == 2 * size + 4 for row in rows)
+    assert [row[:3] for row in rows] == [f"{size - y:>2} " for y in range(size)]
+    assert all(set(row[3 + size + 2:]) <= set("XO.?") and len(row) == 2 * size + 5 for row in rows)
+    target_row = rows[sub.target[1]]
+    assert target_row[3 + sub.target[0]] == "x"   # the black target, lower case
     assert picture.read_text().lstrip().startswith("<?xml")
     assert main(["eval", "--model", str(path), "--end-state", "--json", PROBLEM_FILES[0]]) == 0
     json_rows = json.loads(capsys.readouterr().out)["end_state"]
-    assert json_rows == [row[2 + size + 2:] for row in rows]
+    assert json_rows == [row[3 + size + 2:] for row in rows]
     windows = labelled_windows(sub)[0]
     owners = end_state_owners(sub, NumpyNet.load(str(path)).evaluate_all(windows)[2])
     assert json_rows == ["".join({-1: "?", EMPTY: ".", BLACK: "X", WHITE: "O"}[int(v)] for v in row)

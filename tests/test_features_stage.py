@@ -184,7 +184,8 @@ def test_random_split_mixes_problems_and_multi_processing_writes_the_same_bytes(
                           "--out", str(second), "--split", "random", "--test-fraction", "0.4", "--seed", "1",
                           "--train-shards", "3", "--test-shards", "2",
                           "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
-                         check=True, capture_output=True, cwd=Path(__file__).resolve().parents[1])
+                         capture_output=True, cwd=Path(__file__).resolve().parents[1])
+    assert run.returncode == 1, run.stderr.decode()   # the stage's bad files rejected, the rest written
     assert json.loads((second / "features.json").read_text())["counts"] == counts
     # the progress bar sums what both worker processes tallied: every file read
     assert f"{counts['read']}/{counts['read']} " in run.stderr.decode()
@@ -277,7 +278,7 @@ def test_the_command_reports_counts_and_rejects_a_missing_folder(stage, tmp_path
     assert main(["features", "--subproblems", str(tmp_path / "nowhere"), "--out", str(tmp_path / "o")]) == 1
     assert "nowhere" in capsys.readouterr().err
     assert main(["features", "--subproblems", str(root / "subproblems"), "--out", str(tmp_path / "o"),
-                 "--", "--runner", "DirectRunner"]) == 0
+                 "--", "--runner", "DirectRunner"]) == 1   # the rest written, the bad ones named
     captured = capsys.readouterr()
     assert f"read {len(subs) + len(BAD)}" in captured.out and f"rejected {len(BAD)}" in captured.out
     assert sum("error:" in line for line in captured.err.splitlines()) == len(BAD)
@@ -357,7 +358,7 @@ def test_excluded_problems_are_left_out_and_accounted_for(stage, tmp_path, capsy
     out = tmp_path / "excluded"
     assert main(["features", "--subproblems", str(root / "subproblems"), "--out", str(out),
                  "--test-fraction", "0.4", "--seed", "1", "--train-shards", "3", "--test-shards", "2",
-                 "--exclude-problems", str(listing), "--no-progress"]) == 0
+                 "--exclude-problems", str(listing), "--no-progress"]) == 1   # the stage's bad files
     dropped = {name for name, sub in subs.items() if sub.source in listed}
     assert dropped and set(read_records(out)) == set(subs) - dropped
     left_out = [json.loads(line) for line in (out / LEFT_OUT_FILE).read_text().splitlines()]

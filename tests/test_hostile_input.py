@@ -52,13 +52,15 @@ def test_solve_answers_or_names_every_file(problems, capsys):
     out, err = capsys.readouterr()
     answered = [json.loads(line)["file"] for line in out.splitlines()]
     rejected = {}
-    for line in err.splitlines():
+    *lines, totals = err.splitlines()
+    for line in lines:
         assert line.startswith("error: "), line
         path, reason = line.removeprefix("error: ").split(": ", 1)
         rejected[path] = reason
     assert "Traceback" not in err and code == 1
     assert len(answered) + len(rejected) == len(paths)
     assert sorted(answered + list(rejected)) == paths
+    assert totals == f"solve: read {len(paths)} = answered {len(answered)} + rejected {len(rejected)}"
     reasons = {Path(path).name: rejected.get(path) for path in paths}
     check_reasons(reasons, PROBLEM_REASONS)
     # The mutations leave some files readable: the check above saw both outcomes.
@@ -70,7 +72,8 @@ def test_solve_all_turns_every_bad_file_into_a_dead_letter(problems, tmp_path, c
     out = tmp_path / "out"
     code = main(["solve-all", "--problems", str(folder), "--out", str(out), "--max-depth", "1",
                  "--max-nodes", "2000", "--no-progress"])
-    assert code == 0 and "Traceback" not in capsys.readouterr().err
+    # every bad file rejected and named, the others expanded: exit code 1, as every command's
+    assert code == 1 and "Traceback" not in capsys.readouterr().err
     counts = json.loads((out / "stats.json").read_text())["problems"]
     dead = [json.loads(line) for line in (out / "dead-letter.jsonl").read_text().splitlines()]
     rejected = {row["problem"] for row in dead}
@@ -88,7 +91,7 @@ def test_solve_all_turns_every_bad_file_into_a_dead_letter(problems, tmp_path, c
 def test_features_sends_every_bad_subproblem_to_the_dead_letters(subproblems, tmp_path, capsys):
     folder, files = subproblems
     out = tmp_path / "records"
-    assert main(["features", "--subproblems", str(folder), "--out", str(out), "--no-progress"]) == 0
+    assert main(["features", "--subproblems", str(folder), "--out", str(out), "--no-progress"]) == 1
     assert "Traceback" not in capsys.readouterr().err
     counts = json.loads((out / "features.json").read_text())["counts"]
     dead = [json.loads(line) for line in (out / "dead-letter.jsonl").read_text().splitlines()]

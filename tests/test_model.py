@@ -303,7 +303,6 @@ def test_report_leaves_out_the_listed_problems(trained, tmp_path, capsys):
     assert "missing.txt: cannot read the problem list" in capsys.readouterr().err
 
 
-
 def test_report_split_all_scores_every_record_of_a_folder_the_network_never_saw(trained, tmp_path, capsys):
     data, model_dir, _ = trained
     unseen = tmp_path / "unseen"
@@ -488,24 +487,6 @@ def test_planes_left_out_are_left_out_of_training_packing_and_reports(trained, t
     capsys.readouterr()
     assert main(["train", "--data", str(data), "--out", str(tmp_path / "bad"), "--without", "ladders"]) == 2
     assert "--without: 'ladders' is neither a plane of the records nor a plane group" in capsys.readouterr().err
-
-
-def test_eval_feeds_a_network_the_planes_it_was_trained_on(tmp_path, capsys):
-    from pipeline.planes import group_named, plane_names
-    from pipeline.formats.subproblem import load_subproblem
-    from pipeline.planes.windows import subproblem_windows
-
-    kept = [name for name in plane_names() if name not in group_named("tactics").planes][::-1]
-    keras_model = small_model(num_planes=len(kept), blocks=1)
-    path = tmp_path / "net.tsq"
-    path.write_bytes(pack(model_tensors(keras_model), 5, {"planes": kept, "window": WINDOW, "width": 40,
-                                                          "blocks": 1}))
-    assert main(["eval", "--model", str(path), "--json", "--no-symmetries", PROBLEM_FILES[0]]) == 0
-    row = json.loads(capsys.readouterr().out)
-    windows, _ = subproblem_windows(load_subproblem(PROBLEM_FILES[0]))
-    picked = np.stack([windows[..., plane_names().index(name)] for name in kept], axis=-1)
-    expected = float(NumpyNet.load(str(path)).evaluate(picked)[0].mean())
-    assert row["safe"] == pytest.approx(expected, abs=1e-4)
 
 
 @pytest.mark.parametrize("bits", range(2, 9))
@@ -719,73 +700,6 @@ def packed_for_current_planes(path, bits=5):
     path.write_bytes(pack(model_tensors(keras_model), bits,
                           {"planes": names, "window": WINDOW, "width": 40, "blocks": 1}))
     return NumpyNet.load(str(path))
-
-
-def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
-    from model.evaluate import target_block
-    from pipeline.formats.subproblem import load_subproblem
-    from pipeline.planes.windows import subproblem_windows
-
-    files = PROBLEM_FILES
-    net = packed_for_current_planes(tmp_path / "net.tsq")
-    broken = tmp_path / "broken.sgf"
-    broken.write_text("(;SZ[9]AB[aa]PL[B])")
-    picture = tmp_path / "board.svg"
-    code = main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", "--no-symmetries", "--top", "4",
-                 "--picture", str(picture), files[0], str(broken), files[1]])
-    out, err = capsys.readouterr()
-    assert code == 1
-    assert err.strip().splitlines() == [f"error: {broken}: no MA[] property: the target group is not marked"]
-    with pytest.raises(SystemExit) as exited:
-        main(["eval", "--model", str(tmp_path / "net.tsq"), "--picture", "board.jpg", files[0]])
-    assert exited.value.code == 2
-    assert "tsumego eval: error: --picture board.jpg: the name must end in .png or .svg" in capsys.readouterr().err
-    rows = [json.loads(line) for line in out.splitlines()]
-    assert [row["file"] for row in rows] == files
-    for row, path in zip(rows, files):
-        sub = load_subproblem(path)
-        windows, _ = subproblem_windows(sub)
-        assert len(windows) == target_block(sub).sum()
-        assert row["safe"] == pytest.approx(float(net.evaluate(windows)[0].mean()), abs=1e-4)
-        points = [point for point, _ in row["moves"]]
-        probabilities = [p for _, p in row["moves"]]
-        assert len(points) == 4 and probabilities == sorted(probabilities, reverse=True)
-        for point in points:
-            x, y = ord(point[0]) - ord("a"), ord(point[1]) - ord("a")
-            assert sub.stones[y, x] == 0
-        drawn = tmp_path / f"board-{os.path.splitext(os.path.basename(path))[0]}.svg"
-        assert drawn.read_text().lstrip().startswith("<?xml")
-    assert main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", files[0]]) == 0   # the default
-    row = json.loads(capsys.readouterr().out)
-    windows, _ = subproblem_windows(load_subproblem(files[0]))
-    expected = np.mean([net.evaluate(np.ascontiguousarray(w))[0].mean() for w in _eight_images(windows)])
-    assert row["safe"] == pytest.approx(float(expected), abs=1e-4)
-
-
-def test_eval_refuses_a_network_trained_on_other_planes(tmp_path, capsys):
-    keras_model = small_model()
-    (tmp_path / "old.tsq").write_bytes(pack(model_tensors(keras_model), 5, meta_for(2)))
-    assert main(["eval", "--model", str(tmp_path / "old.tsq"), PROBLEM_FILES[0]]) == 1
-    assert "cannot feed the network: planes ['move_marker', 'eye_block', 'noise'] are missing" in capsys.readouterr().err
-
-
-def test_eval_refuses_what_solve_refuses_in_the_same_words(tmp_path, capsys):
-    packed_for_current_planes(tmp_path / "net.tsq")
-    good = open(PROBLEM_FILES[0], "rb").read()
-    bad = {"open-wall.sgf": b"(;FF[4]SZ[9]PL[B]AB[ii]AW[ee]MA[ee])",
-           "root-variation.sgf": good[:good.rindex(b")")] + b"(;B[zz]))",
-           "two-players.sgf": good.replace(b"PL[", b"PL[B]PL[", 1)}
-    paths = []
-    for name, data in bad.items():
-        (tmp_path / name).write_bytes(data)
-        paths.append(str(tmp_path / name))
-    options = ["--max-area", "5", PROBLEM_FILES[1], *paths]   # the own problem's area has 6 points
-    assert main(["eval", "--model", str(tmp_path / "net.tsq"), *options]) == 1
-    refused = capsys.readouterr().err.splitlines()
-    assert main(["solve", *options]) == 1
-    assert refused == capsys.readouterr().err.splitlines()
-    assert [line.split(": ")[1] for line in refused] == [PROBLEM_FILES[1], *paths]
-    assert "open wall" in refused[1] and "root variation B[zz] is off the board" in refused[2]
 
 
 def test_the_numpy_evaluator_does_not_import_tensorflow():

@@ -32,6 +32,7 @@ from collections import Counter
 
 from pipeline.beam.options import add_stage_parser
 from pipeline.enclose import question
+from pipeline.batch import REJECTED
 from pipeline.errors import CommandError
 from pipeline.paths import check_apart, check_output_folder
 from pipeline.pattern_options import add_pattern_options, patterns_from_args, patterns_setting
@@ -84,7 +85,7 @@ def cmd_enclose(args) -> int:
           f"{outcome['seconds']:.1f} s -> {args.out}")
     if not records:
         raise CommandError(f"{' '.join(args.inputs)}: no *.sgf files")
-    return 0
+    return REJECTED if counts.get("bad-input") else 0   # as every command: 1 when an input was rejected
 
 
 def register(commands) -> None:

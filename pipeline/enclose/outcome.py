@@ -27,6 +27,7 @@ from pipeline.enclose.reader import SIZE, OpenProblem, read_open_problem
 from pipeline.formats.sgf_writer import escape_text, game_tree, node, stone_points
 from solver import BLACK, WHITE, sgf_point
 from solver.board import color_letter
+from solver.coordinates import go_point
 from solver.problem import reason_of
 
 OUTCOMES = ("enclosed", "ambiguous", "book-move-fails", "unsettled", "ko", "too-large", "bad-input")
@@ -57,8 +58,14 @@ def choose(readings: list[question.Reading]) -> tuple[str, question.Reading | No
 
 
 def describe(reading: question.Reading) -> str:
-    return (f"{reading.goal} {sgf_point(*reading.target)} wins at "
-            + ",".join(sgf_point(*m) for m in reading.winning))
+    """A reading in Go coordinates of the book's board: ``kill the group at B18 wins at A18, C19``."""
+    return (f"{reading.goal} the group at {go_point(*reading.target, SIZE)} wins at "
+            + ", ".join(go_point(*m, SIZE) for m in sorted(reading.winning, key=lambda p: (p[1], p[0]))))
+
+
+def written_point(point, size: int) -> str | None:
+    """The Go coordinate of ``point`` on a ``size`` board, or None when it is off that board."""
+    return go_point(*point, size) if 0 <= point[0] < size and 0 <= point[1] < size else None
 
 
 def problem_name(problem_id: str) -> str:
@@ -73,7 +80,11 @@ def enclosed_sgf(problem: OpenProblem, reading: question.Reading, problem_id: st
     letter = color_letter(problem.to_play)
     stones = reading.frame.stones if cropped is None else cropped.stones
     place = (lambda p: p) if cropped is None else cropped.point
-    book = ", ".join(f"{letter} {sgf_point(*m)}" for m in problem.book)
+    size = stones.shape[0]
+    # in Go coordinates of the board written, as an SGF editor labels it (a book move off the
+    # cropped board, which no enclosed reading lists, by its place on the book's board)
+    book = ", ".join(f"{letter} {written_point(place(m), size) or go_point(*m, SIZE) + ' of 19×19'}"
+                     for m in problem.book)
     comment = (f"{letter} to {reading.goal}. The book's first move: {book}. "
                f"Enclosed from an open-board problem ({problem.name or problem_id}).")
     root = node([("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(stones.shape[0])]),

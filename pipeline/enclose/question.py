@@ -20,7 +20,7 @@ import numpy as np
 
 from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, blocks, enclose
 from solver import Problem, ProblemError, Solver
-from solver.area import search_area
+from solver.area import SearchArea, search_area
 
 # What a reading found, from the side to play's point of view.
 FITS = "fits"                  # wins first, loses second, the book's move wins
@@ -124,6 +124,18 @@ def empty_points(frame: Frame, area) -> int:
     return sum(1 for x, y in area.points if frame.stones[y, x] == 0)
 
 
+def size_up(problem: Problem, frame: Frame, max_area: int) -> tuple[str, int, SearchArea | None]:
+    """(verdict, empty points, search area) of a framed problem before any solve: ``NO_WALL``
+    when no attacker block around the region can be the wall (nothing measured: 0, None),
+    ``TOO_LARGE`` when the area has more than ``max_area`` empty points, else ``""``."""
+    try:
+        area = search_area(problem, problem.size ** 2)
+    except ProblemError:
+        return NO_WALL, 0, None
+    empty = empty_points(frame, area)
+    return (TOO_LARGE if empty > max_area else ""), empty, area
+
+
 def tenth(max_nodes: int) -> int:
     """A tenth of a node budget (0, no budget, stays 0)."""
     return max(1, max_nodes // 10) if max_nodes else 0
@@ -224,14 +236,9 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     frame = reading.frame
     problem = Problem(source=source, size=frame.stones.shape[0], stones=frame.stones,
                       target=reading.target, to_play=to_play)
-    try:
-        area = search_area(problem, problem.size ** 2)
-    except ProblemError:
-        reading.verdict = NO_WALL
-        return
-    reading.area = empty_points(frame, area)
-    if reading.area > max_area:
-        reading.verdict = TOO_LARGE
+    verdict, reading.area, area = size_up(problem, frame, max_area)
+    if verdict:
+        reading.verdict = verdict
         return
     if not set(book) <= set(area.points):
         reading.verdict = OUT_OF_AREA

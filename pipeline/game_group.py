@@ -1,0 +1,224 @@
+"""A group of a real game as an enclosed problem: the position after move N, the group framed.
+
+``enclose`` frames a book corner; this frames any group of a game record the
+same way (:func:`pipeline.enclose.frame.enclose`, its default reach), so that
+the exact solver can answer "is this group safe?" in the middle of a game.
+The problem stays on the game's own board, so its points keep the game's Go
+coordinates: the solver reads only the search area, whatever the board's size.
+
+A frame closes the group's region with the attacker's stones, so it can only
+be trusted where the game has nearly closed it already: a group that could
+still run to the open board, or whose region is more than the solver reads,
+is refused with the reason and what to try (docs/enclose.md, "A group of a
+real game").
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+from sgfmill import boards
+
+from pipeline.enclose.frame import ORTHOGONAL, Frame, enclose, on_board
+from pipeline.enclose.question import NO_WALL, TOO_LARGE, size_up
+from pipeline.formats.sgf_writer import escape_text, game_tree, node, stone_points
+from solver import BLACK, DEFAULT_MAX_AREA, EMPTY, WHITE, Problem, ProblemError, sgf_point
+from solver.board import color_letter, color_of_letter
+from solver.coordinates import go_point, parse_go_point
+from solver.problem import point_list, point_of, read_sgf, shown, single_value
+
+# At most this share of the points beside the group's region may be empty in the game, for the
+# frame to fill with new wall stones: a group more open could still run out or make its eyes
+# there, and the frame would read it as dead.  Two groups of tests/test_game_group.py that live
+# in their game and read dead whoever starts once framed are open on 4 and 5 of 11 points; the
+# loosest book problem enclose frames (tests/open-problems/loose-side-live) is open on 11 of 31.
+MAX_OPEN = Fraction(1, 3)
+
+COLOR_NAME = {BLACK: "black", WHITE: "white"}
+SIDE_NAME = {BLACK: "Black", WHITE: "White"}
+
+
+@dataclass(frozen=True)
+class GamePosition:
+    """The position after ``move_number`` moves of a game's main line (passes count as moves)."""
+
+    source: str
+    size: int
+    stones: np.ndarray      # [y, x]: EMPTY, BLACK or WHITE
+    to_play: int
+    move_number: int
+
+
+def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = None,
+                  source: str | None = None) -> GamePosition:
+    """The position after move ``move_number`` (None: the main line's last move) of an SGF game.
+
+    The root's (and every node's) ``AB AW AE`` are placed, the main line's ``B``/``W``
+    moves played with their captures.  The side to play is the colour of the next move
+    in the record, else the other side of the last one played, else ``PL``, else Black.
+    A move number past the end, or an illegal move on the way (an occupied point,
+    suicide), raises :class:`ProblemError` naming the move and its point.
+    """
+    if isinstance(path_or_bytes, bytes):
+        data, source = path_or_bytes, source or "<sgf>"
+    else:
+        source = source or str(path_or_bytes)
+        try:
+            data = Path(path_or_bytes).read_bytes()
+        except OSError as exc:
+            raise ProblemError(source, f"cannot read the file ({exc.strerror})") from None
+    game = read_sgf(data, source)
+    size = game.get_size()
+    if move_number is not None and move_number < 0:
+        raise ProblemError(source, f"move {move_number} is not a move number: 0 is the setup, 1 the first move")
+    board = boards.Board(size)
+    played, last, following = 0, None, None
+    for sgf_node in game.get_main_sequence():
+        move = node_move(sgf_node, size, source)
+        if move is not None and played == move_number:
+            following = move[0]
+            break
+        setup = [{(size - 1 - y, x) for x, y in point_list(sgf_node, prop, size, source)}
+                 for prop in ("AB", "AW", "AE")]
+        board.apply_setup(*setup)
+        if move is None:
+            continue
+        played += 1
+        color, point = last = move
+        if point is not None:
+            play(board, played, color, point, source)
+    if move_number is not None and played < move_number:
+        raise ProblemError(source, f"move {move_number} is past the end of the game: "
+                                   f"its main line has {played} moves")
+    if following is not None:
+        to_play = following
+    elif last is not None:
+        to_play = 3 - last[0]
+    else:
+        to_play = color_of_letter(recorded_player(game.get_root(), source) or "B")
+    stones = np.zeros((size, size), dtype=np.int8)
+    for color, (row, col) in board.list_occupied_points():
+        stones[size - 1 - row, col] = BLACK if color == "b" else WHITE
+    return GamePosition(source=source, size=size, stones=stones, to_play=to_play, move_number=played)
+
+
+def node_move(sgf_node, size: int, source: str) -> tuple[int, tuple[int, int] | None] | None:
+    """(colour, (x, y) or None for a pass) of a node's move; None for a node without one."""
+    colours = [c for c in ("B", "W") if sgf_node.has_property(c)]
+    if not colours:
+        return None
+    if len(colours) > 1:
+        raise ProblemError(source, "a node holds both B[] and W[]")
+    raw = single_value(sgf_node.get_raw_list(colours[0]), colours[0], source)
+    if raw == b"" or (raw == b"tt" and size <= 19):    # a pass (``tt`` in FF[3])
+        return color_of_letter(colours[0]), None
+    return color_of_letter(colours[0]), point_of(raw, colours[0], size, source)
+
+
+def play(board: boards.Board, number: int, color: int, point: tuple[int, int], source: str) -> None:
+    """Move ``number`` on sgfmill's board (row 0 at the bottom), captures taken; an illegal move
+    raises ProblemError."""
+    x, y = point
+    size = board.side
+    row = size - 1 - y
+    named = f"move {number} ({SIDE_NAME[color]} {go_point(x, y, size)})"
+    if board.get(row, x) is not None:
+        raise ProblemError(source, f"{named} is illegal: the point is occupied")
+    board.play(row, x, "b" if color == BLACK else "w")
+    if board.get(row, x) is None:     # sgfmill takes a self-captured block off
+        raise ProblemError(source, f"{named} is illegal: suicide, the stone would have no liberty")
+
+
+def recorded_player(root, source: str) -> str | None:
+    """The root's ``PL`` as ``B`` or ``W``, None when absent."""
+    if not root.has_property("PL"):
+        return None
+    raw = single_value(root.get_raw_list("PL"), "PL", source).strip().upper()
+    if raw not in (b"B", b"W"):
+        raise ProblemError(source, f"PL[{shown(raw)}] must be B or W")
+    return raw.decode()
+
+
+def side(to_play: str | int | None, position: GamePosition) -> int:
+    """BLACK or WHITE from ``B``/``W`` (either case), the colour itself, or None (the game's)."""
+    if to_play is None:
+        return position.to_play
+    if isinstance(to_play, str) and to_play.strip().upper() in ("B", "W"):
+        return color_of_letter(to_play.strip().upper())
+    if to_play in (BLACK, WHITE):
+        return int(to_play)
+    raise ProblemError(position.source, f"the side to play must be B or W, not {to_play!r}")
+
+
+def open_share(stones: np.ndarray, frame: Frame) -> tuple[int, int]:
+    """(open, border): the points beside the region (orthogonally), and how many of them are
+    empty in the game: the frame fills those with new wall stones."""
+    size = stones.shape[0]
+    border = {(x + dx, y + dy) for x, y in frame.region for dx, dy in ORTHOGONAL
+              if on_board(size, x + dx, y + dy) and (x + dx, y + dy) not in frame.region}
+    return sum(1 for x, y in border if stones[y, x] == EMPTY), len(border)
+
+
+def framed_group(position: GamePosition, group: str, source: str, to_play: str | int | None = None,
+                 max_area: int = DEFAULT_MAX_AREA) -> Problem:
+    """The group holding the stone at Go coordinate ``group`` as an enclosed :class:`Problem`.
+
+    The target's region is framed as ``enclose`` frames a book problem (one frame, its
+    default reach) on the game's own board; ``to_play`` (None: the game's next side)
+    moves first.  A point off the board or empty, or a group too open to frame (more
+    than ``MAX_OPEN`` of the points beside its region are empty, no attacker block can
+    be the wall, or the search area has more than ``max_area`` empty points) raises
+    :class:`ProblemError`, its reason saying what to try.
+    """
+    size = position.size
+    try:
+        target = parse_go_point(group, size)
+    except ValueError as exc:
+        raise ProblemError(source, str(exc)) from None
+    name = go_point(*target, size)
+    defender = int(position.stones[target[1], target[0]])
+    if defender == EMPTY:
+        raise ProblemError(source, f"there is no stone at {name} after move {position.move_number}: "
+                                   "name a stone of the group")
+    attacker = 3 - defender
+    what = f"the {COLOR_NAME[defender]} group at {name}"
+    frame = enclose(position.stones, target)
+    problem = Problem(source=source, size=size, stones=frame.stones, target=target,
+                      to_play=side(to_play, position))
+    open_points, border = open_share(position.stones, frame)
+    if open_points > MAX_OPEN * border:
+        raise ProblemError(source, f"{what} is too open to frame: {open_points} of the {border} points "
+                                   f"around its region are empty, and the frame would fill them with "
+                                   f"{COLOR_NAME[attacker]} stones (at most a third may be); try a group "
+                                   f"the game has nearly surrounded, or a later move")
+    verdict, area, _ = size_up(problem, frame, max_area)
+    if verdict == NO_WALL:
+        raise ProblemError(source, f"{what} cannot be framed: no {COLOR_NAME[attacker]} block around "
+                                   "its region has two liberties outside it to be the wall; the stones "
+                                   "around it are short of liberties themselves: try one of them")
+    if verdict == TOO_LARGE:
+        raise ProblemError(source, f"{what} is too open to frame: its region has {area} empty points, "
+                                   f"over the {max_area} the solver reads; try a group the game has "
+                                   "nearly surrounded, or a later move")
+    return problem
+
+
+def solution_sgf(problem: Problem, lines: list[list[tuple[int, tuple[int, int] | str]]],
+                 comment: str) -> str:
+    """The framed problem as SGF (``SZ PL AB AW MA C``) with each line a variation from the root.
+
+    A line is a list of (colour, (x, y) or ``"pass"``), as
+    :attr:`solver.principal_variation.PrincipalVariation.moves`; a pass is ``B[]``/``W[]``.
+    """
+    stones = problem.stones
+    root = node([("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(problem.size)]),
+                 ("GN", [escape_text(problem.properties["GN"])] if "GN" in problem.properties else []),
+                 ("C", [escape_text(comment)] if comment else []),
+                 ("PL", [color_letter(problem.to_play)] if problem.to_play else []),
+                 ("AB", stone_points(stones, BLACK)), ("AW", stone_points(stones, WHITE)),
+                 ("MA", [sgf_point(*problem.target)])])
+    variations = [game_tree([node([(color_letter(color), ["" if move == "pass" else sgf_point(*move)])])
+                             for color, move in line]) for line in lines if line]
+    return game_tree([root], variations, line_per_variation=True) + "\n"

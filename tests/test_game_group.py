@@ -1,0 +1,223 @@
+"""game_group: a group of a game record framed as an enclosed problem, solved, written back.
+
+The games are composed here.  ``GAME`` is a 9×9 two-stone handicap game whose
+38 moves include a pass (move 37) and a capture (move 38 takes White's J5);
+it ends on ``FINAL``: a white corner group with two eyes (A9, C9: safe), a
+white group on the lower edge with a straight three eye space (D1-F1: Black
+kills at E1, White lives there), and four white stones at G7-H8 that live in
+the game, open to the empty centre, but read dead once framed.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from sgfmill import sgf
+
+from pipeline import game_group
+from pipeline.game_group import framed_group, game_position, solution_sgf
+from pipeline.symmetries import transform, transform_point
+from solver import BLACK, WHITE, ProblemError, Solver, parse_problem, search_area
+from solver.coordinates import go_point, parse_go_point
+
+GAME = """(;GM[1]FF[4]SZ[9]HA[2]AB[cc][gg]PL[W]
+;W[ba];B[ea];W[da];B[eb];W[ab];B[ac];W[bb];B[bc];W[cb];B[dc];W[db];B[ec]
+;W[ch];B[bg];W[dh];B[cg];W[eh];B[dg];W[fh];B[eg];W[gh];B[fg];W[ci];B[hg]
+;W[gi];B[bh];W[ie];B[hh];W[hb];B[bi];W[gb];B[hi];W[hc];B[if];W[gc];B[id]
+;W[];B[he])"""
+
+FINAL = """
+. O . O X . . . .
+O O O O X . O O .
+X X X X X . O O .
+. . . . . . . . X
+. . . . . . . X .
+. . . . . . . . X
+. X X X X X X X .
+. X O O O O O X .
+. X O . . . O X .
+"""
+
+
+def diagram(text: str) -> np.ndarray:
+    rows = [line.split() for line in text.strip().splitlines()]
+    return np.array([[{".": 0, "X": BLACK, "O": WHITE}[c] for c in row] for row in rows], dtype=np.int8)
+
+
+def turned(text: str, symmetry: int, size: int = 9) -> str:
+    """The record with every point turned by ``symmetry`` (pipeline.symmetries)."""
+    def point(match):
+        x, y = transform_point(ord(match[1]) - 97, ord(match[2]) - 97, symmetry, size)
+        return f"[{chr(97 + x)}{chr(97 + y)}]"
+    return re.sub(r"\[([a-s])([a-s])\]", point, text)
+
+
+def on_19x19(text: str) -> str:
+    """The 9×9 game played in the lower left corner of a 19×19 board."""
+    return re.sub(r"\[([a-s])([a-s])\]", lambda m: f"[{m[1]}{chr(ord(m[2]) + 10)}]",
+                  text.replace("SZ[9]", "SZ[19]"))
+
+
+def reason(call) -> str:
+    with pytest.raises(ProblemError) as caught:
+        call()
+    return caught.value.reason
+
+
+@pytest.fixture(scope="module")
+def final():
+    return game_position(GAME.encode(), source="game.sgf")
+
+
+def test_position_after_the_last_move(final):
+    assert (final.size, final.move_number) == (9, 38)
+    assert np.array_equal(final.stones, diagram(FINAL))   # J5 captured by move 38
+    assert final.to_play == WHITE                          # the other side of move 38
+
+
+@pytest.mark.parametrize("move, to_play, black, white, j5", [
+    (0, WHITE, 2, 0, 0),          # the handicap stones; move 1 is White's
+    (36, WHITE, 20, 18, WHITE),   # move 37 is White's pass
+    (37, BLACK, 20, 18, WHITE),   # after the pass, move 38 is Black's
+])
+def test_position_after_move_n(move, to_play, black, white, j5):
+    position = game_position(GAME.encode(), move)
+    assert (position.move_number, position.to_play) == (move, to_play)
+    assert (np.count_nonzero(position.stones == BLACK), np.count_nonzero(position.stones == WHITE)) == (black, white)
+    assert position.stones[4, 8] == j5
+
+
+@pytest.mark.parametrize("root, to_play", [("PL[W]", WHITE), ("", BLACK)])
+def test_side_to_play_of_a_record_without_moves(root, to_play):
+    assert game_position(f"(;SZ[9]{root}AB[cc]AW[gg])".encode()).to_play == to_play
+
+
+def test_a_move_past_the_end_is_refused():
+    assert reason(lambda: game_position(GAME.encode(), 39)) == (
+        "move 39 is past the end of the game: its main line has 38 moves")
+
+
+@pytest.mark.parametrize("moves, why", [
+    (";W[ee];B[ee]", "move 40 (Black E5) is illegal: the point is occupied"),
+    (";W[ee];B[aa]", "move 40 (Black A9) is illegal: suicide, the stone would have no liberty"),
+])
+def test_an_illegal_move_is_refused(moves, why):
+    record = GAME[:-1] + moves + ")"
+    assert reason(lambda: game_position(record.encode())) == why
+    assert game_position(record.encode(), 39).stones[4, 4] == WHITE   # the moves before it read
+
+
+@pytest.mark.parametrize("point, why", [
+    ("E5", "there is no stone at E5 after move 38: name a stone of the group"),
+    ("E10", "E10 is off a 9×9 board"),
+])
+def test_a_point_without_a_stone_is_refused(final, point, why):
+    assert reason(lambda: framed_group(final, point, "game.sgf")) == why
+
+
+def test_a_group_in_the_open_centre_is_refused():
+    position = game_position(b"(;SZ[19];B[pd];W[dp];B[pp];W[dd];B[jj];W[jd];B[jp])")
+    assert reason(lambda: framed_group(position, "K10", "game.sgf")) == (
+        "the black group at K10 is too open to frame: 12 of the 12 points around its region are "
+        "empty, and the frame would fill them with white stones (at most a third may be); try a "
+        "group the game has nearly surrounded, or a later move")
+
+
+@pytest.mark.parametrize("record, point, opened", [
+    (GAME, "H8", "4 of the 11"),              # G7-H8, open to the 9×9 board's empty centre
+    (on_19x19(GAME), "B9", "5 of the 11"),    # two eyes, open towards the empty 19×19 board
+])
+def test_a_group_the_frame_would_kill_is_refused(monkeypatch, record, point, opened):
+    """Both live in their game; framed anyway, each reads dead whoever starts."""
+    position = game_position(record.encode())
+    why = reason(lambda: framed_group(position, point, "game.sgf"))
+    assert why.startswith(f"the white group at {point} is too open to frame: {opened} points")
+    monkeypatch.setattr(game_group, "MAX_OPEN", 1)
+    problem = framed_group(position, point, "game.sgf")
+    assert [Solver(problem).solve(side).status for side in (BLACK, WHITE)] == ["unsafe", "unsafe"]
+
+
+def test_a_region_over_the_area_limit_is_refused(final):
+    assert reason(lambda: framed_group(final, "J4", "game.sgf", max_area=20)) == (
+        "the black group at J4 is too open to frame: its region has 38 empty points, over the 20 "
+        "the solver reads; try a group the game has nearly surrounded, or a later move")
+
+
+def test_a_group_without_a_wall_is_refused():
+    """Black's A9 sits in White's eye; White's block around it has one liberty outside (D9)."""
+    position = game_position(b"(;SZ[9]AB[aa][db][ac][bc][cc]AW[ca][ab][bb][cb])")
+    assert reason(lambda: framed_group(position, "A9", "game.sgf")) == (
+        "the black group at A9 cannot be framed: no white block around its region has two "
+        "liberties outside it to be the wall; the stones around it are short of liberties "
+        "themselves: try one of them")
+
+
+@pytest.mark.parametrize("point, to_play, status, move", [
+    ("B9", "B", "safe", None),        # two eyes: Black cannot kill
+    ("B9", "W", "safe", "pass"),      # nor need White answer
+    ("E2", "B", "unsafe", "E1"),      # straight three: the vital point kills
+    ("E2", "W", "safe", "E1"),        # and lives
+])
+def test_a_framed_group_is_solved(final, point, to_play, status, move):
+    problem = framed_group(final, point, "game.sgf", to_play=to_play)
+    assert (problem.size, problem.target, problem.to_play) == (9, parse_go_point(point, 9),
+                                                               BLACK if to_play == "B" else WHITE)
+    verdict = Solver(problem).solve(problem.to_play)
+    shown = verdict.move if verdict.move in (None, "pass") else go_point(*verdict.move, 9)
+    assert (verdict.status, shown) == (status, move)
+
+
+def test_a_group_is_framed_on_the_games_own_19x19_board():
+    """The straight three on a 19×19 board, its points the game's: only D1-F1 are searched."""
+    problem = framed_group(game_position(on_19x19(GAME).encode()), "E2", "game.sgf", to_play="B")
+    assert problem.size == 19
+    assert search_area(problem).points == tuple(parse_go_point(p, 19) for p in ("D1", "E1", "F1"))
+    verdict = Solver(problem).solve(BLACK)
+    assert (verdict.status, go_point(*verdict.move, 19)) == ("unsafe", "E1")
+
+
+@pytest.mark.parametrize("symmetry", range(8))
+def test_a_turned_game_gives_the_same_verdicts(final, symmetry):
+    position = game_position(turned(GAME, symmetry).encode())
+    assert np.array_equal(position.stones, transform(final.stones, symmetry))
+    for point, to_play, status, move in (("B9", BLACK, "safe", None), ("E2", BLACK, "unsafe", "E1"),
+                                         ("E2", WHITE, "safe", "E1")):
+        here = go_point(*transform_point(*parse_go_point(point, 9), symmetry, 9), 9)
+        problem = framed_group(position, here, "game.sgf", to_play=to_play)
+        verdict = Solver(problem).solve(to_play)
+        expected = None if move is None else transform_point(*parse_go_point(move, 9), symmetry, 9)
+        assert (verdict.status, verdict.move) == (status, expected)
+
+
+def test_the_solution_sgf_holds_the_problem_and_its_lines(final):
+    problem = framed_group(final, "E2", "game.sgf", to_play="B")
+    solver = Solver(problem)
+    line = solver.principal_variation(BLACK)
+    assert line.captured and line.moves[0] == (BLACK, parse_go_point("E1", 9))
+    lines = [line.moves, [(BLACK, parse_go_point("D1", 9)), (WHITE, parse_go_point("E1", 9)), (BLACK, "pass")]]
+    text = solution_sgf(problem, lines, "Black kills at E1 [the vital point]")
+
+    game = sgf.Sgf_game.from_string(text)
+    root = game.get_root()
+    assert (game.get_size(), root.get("PL"), root.get("C")) == (9, "b", "Black kills at E1 [the vital point]")
+    black, white, _ = root.get_setup_stones()
+    assert len(black) == np.count_nonzero(problem.stones == BLACK)
+    assert len(white) == np.count_nonzero(problem.stones == WHITE)
+    assert root.get("MA") == {(1, 4)}                  # E2, sgfmill's (row from the bottom, column)
+    read_back = []
+    for variation in root:
+        moves, node = [], variation
+        while True:
+            colour, point = node.get_move()
+            moves.append((BLACK if colour == "b" else WHITE,
+                          "pass" if point is None else (point[1], 8 - point[0])))
+            if not len(node):
+                break
+            node = node[0]
+        read_back.append(moves)
+    assert read_back == lines
+
+    again = parse_problem(text.encode(), "solution.sgf")   # a problem file the solver reads
+    assert np.array_equal(again.stones, problem.stones)
+    assert (again.target, again.to_play) == (problem.target, BLACK)
