@@ -84,6 +84,7 @@ import numpy as np
 
 from pipeline.errors import CommandError
 from pipeline.formats.records import END_STATE_CLASSES, WINDOW
+from pipeline.game_group import add_group_options
 from pipeline.paths import check_output_file
 from solver.area import DEFAULT_MAX_AREA
 from solver.board import BLACK, EMPTY, WHITE
@@ -133,6 +134,7 @@ def register(commands) -> None:
                         help="also print (and with --picture draw) each point's most likely owner at the "
                              "end of the principal variation (a network with the end-state head) "
                              "(default: off)")
+    add_group_options(parser)
     parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
                         help="reject positions whose search area has more empty points, as solve does "
                              "(default: %(default)s)")
@@ -313,10 +315,12 @@ def stone_safety(net, sub) -> np.ndarray:
 def run(args) -> int:
     from pipeline.batch import Tally, input_files
     from pipeline.formats.subproblem import load_subproblem
+    from pipeline.game_group import check_group_options
     from pipeline.warm_up import warm_up_planes, warm_up_solver
     from solver import ProblemError, search_area
 
     check_options(args)
+    check_group_options(args)
     files, rejected = input_files(args.inputs)
     if args.picture:
         check_pictures(args.picture, files, args.force)
@@ -330,7 +334,7 @@ def run(args) -> int:
         warm_up_solver(say=lambda line: print(line, file=sys.stderr, flush=True))
     for path in files:
         try:
-            sub = load_subproblem(path)
+            sub = load_subproblem(path) if args.group is None else group_subproblem(path, args)
             # The network only knows enclosed positions: what solve refuses is refused here, in its words.
             search_area(sub.problem(path), args.max_area)
             answer = answer_position(net, path, sub, args)
@@ -342,6 +346,16 @@ def run(args) -> int:
         if args.picture:
             draw_picture(net, answer, picture_path(args.picture, path, len(files)), args.json)
     return tally.close()
+
+
+def group_subproblem(path: str, args):
+    """``--group``: the game record's group framed (:mod:`pipeline.game_group`), unlabelled."""
+    from pipeline.formats.subproblem import Subproblem
+    from pipeline.game_group import group_problem
+
+    problem = group_problem(path, args)
+    return Subproblem(size=problem.size, stones=problem.stones, target=problem.target,
+                      to_play=problem.to_play, source=path)
 
 
 def draw_picture(net, answer: Answer, picture: str, json_lines: bool) -> None:

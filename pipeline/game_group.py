@@ -222,3 +222,26 @@ def solution_sgf(problem: Problem, lines: list[list[tuple[int, tuple[int, int] |
     variations = [game_tree([node([(color_letter(color), ["" if move == "pass" else sgf_point(*move)])])
                              for color, move in line]) for line in lines if line]
     return game_tree([root], variations, line_per_variation=True) + "\n"
+
+
+def add_group_options(parser) -> None:
+    """``--group``, ``--move`` and ``--to-play``, for the commands that answer about a group
+    (``solve``, ``eval``): their files are then game records."""
+    parser.add_argument("--group", metavar="POINT",
+                        help="the files are game records: answer for the group holding the stone at "
+                             "this Go coordinate (e.g. D4), framed as enclose frames a book corner")
+    parser.add_argument("--move", type=int, metavar="N",
+                        help="with --group: the position after move N (default: the last move)")
+    parser.add_argument("--to-play", choices=("B", "W"),
+                        help="with --group: who moves first (default: the game's next player)")
+
+
+def check_group_options(args) -> None:
+    if args.group is None and (args.move is not None or args.to_play is not None):
+        args.parser.error("--move and --to-play choose a game's position: give --group too")
+
+
+def group_problem(path: str, args) -> Problem:
+    """The problem ``--group``, ``--move`` and ``--to-play`` ask of the game record at ``path``."""
+    position = game_position(path, args.move, source=path)
+    return framed_group(position, args.group, path, to_play=args.to_play, max_area=args.max_area)

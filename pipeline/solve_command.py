@@ -23,13 +23,14 @@ import json
 import sys
 
 from pipeline.batch import Tally, input_files
+from pipeline.game_group import add_group_options, check_group_options, group_problem, solution_sgf
 from pipeline.pattern_options import add_pattern_options, patterns_from_args
 from pipeline.warm_up import warm_up_planes, warm_up_solver
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
 from solver.board import BLACK, color_letter
 from solver.coordinates import go_move, go_point
 from solver.main_line import settled_length
-from solver.problem import reason_of, sgf_point
+from solver.problem import parse_sgf_point, reason_of, sgf_point
 
 # The solve command's node budget: ten times what the hardest reference or own
 # problem needs, either side first, DFS or df-pn (measured: RESULTS.md, "solve:
@@ -71,7 +72,7 @@ def sgf_of(move) -> str | None:
 
 def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, str]:
     """(the JSON row, the text) of one problem file."""
-    problem = load_problem(path)
+    problem = problem_of(path, args)
     solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
                     move_patterns=move_patterns, race=not args.no_race)
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
@@ -94,9 +95,33 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
     proved = "proved, " if verdict.winner is not None else ""
     nodes = f"{verdict.nodes:,} node{'' if verdict.nodes == 1 else 's'}"
     text = f"{path}: {row['verdict']} ({proved}{nodes}, {verdict.seconds:.2f} s)"
-    if args.pv:
-        text += "\n" + add_main_line(row, solver, problem, args)
+    if args.pv or args.sgf_out:
+        main_line = add_main_line(row, solver, problem, args)
+        if args.sgf_out:
+            write_answer(args.sgf_out, problem, row)
+        if args.pv:
+            text += "\n" + main_line
+        else:   # the line went to the file only
+            for key in ("pv", "pv_full_length", "final", "pv_complete"):
+                row.pop(key)
+        if args.sgf_out:
+            text += f"\n  written: {args.sgf_out}"
     return row, text
+
+
+def problem_of(path: str, args):
+    """The problem a file asks: the file itself, or with ``--group`` the group of a game record
+    framed after ``--move`` (:mod:`pipeline.game_group`)."""
+    return load_problem(path) if args.group is None else group_problem(path, args)
+
+
+def write_answer(path: str, problem, row: dict) -> None:
+    """``--sgf-out``: the problem (framed, with ``--group``) and the main line as a variation,
+    the verdict as the comment, for any SGF editor."""
+    moves = [(BLACK if m["color"] == "B" else 3 - BLACK, "pass" if m["sgf"] == "" else parse_sgf_point(m["sgf"]))
+             for m in row.get("pv", [])]
+    with open(path, "w") as handle:
+        handle.write(solution_sgf(problem, [moves], row["verdict"]))
 
 
 def add_main_line(row: dict, solver, problem, args) -> str:
@@ -154,6 +179,9 @@ def board_diagram(stones, size: int, indent: str = "") -> list[str]:
 def run(args) -> int:
     if args.max_nodes < 0 or args.max_table_mb < 0:
         args.parser.error("--max-nodes and --max-table-mb must not be negative")
+    check_group_options(args)
+    if args.sgf_out and len(args.files) != 1:
+        args.parser.error("--sgf-out writes one answer: give one file")
     if args.guide_fade is not None and args.guide_fade < 0:
         args.parser.error("--guide-fade must not be negative")
     # the guide's options and loader are the command line's (pipeline may not import the model)
@@ -203,6 +231,10 @@ def register(commands) -> None:
     solve.add_argument("--no-race", action="store_true",
                        help="read capturing races out instead of counting them (solver.race): the same "
                             "verdicts, usually in more nodes (default: counted)")
+    add_group_options(solve)
+    solve.add_argument("--sgf-out", metavar="FILE",
+                       help="write the problem (framed, with --group) and the main line as an SGF "
+                            "variation, for any SGF editor (one input file)")
     solve.add_argument("--json", action="store_true", help="one JSON object per line (default: text)")
     solve.add_argument("--pv", action="store_true",
                        help="add the main line, numbered, and the board at its end (default: off)")

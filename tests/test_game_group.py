@@ -221,3 +221,42 @@ def test_the_solution_sgf_holds_the_problem_and_its_lines(final):
     again = parse_problem(text.encode(), "solution.sgf")   # a problem file the solver reads
     assert np.array_equal(again.stones, problem.stones)
     assert (again.target, again.to_play) == (problem.target, BLACK)
+
+
+# -- tsumego solve and eval --group ----------------------------------------------------
+
+def test_solve_and_eval_answer_for_a_group_of_a_game(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(GAME)
+    answer = tmp_path / "answer.sgf"
+    assert main(["solve", str(record), "--group", "D2", "--to-play", "B", "--json",
+                 "--sgf-out", str(answer)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["verdict"], row["sgf"]) == ("Black to play kills the white group at D2: B E1", "ei")
+    written = sgf.Sgf_game.from_bytes(answer.read_bytes())
+    assert written.get_size() == 9 and written.get_root().get("C") == row["verdict"]
+    assert [n.get_move() for n in written.get_main_sequence()[1:]] == [("b", (0, 4))]   # E1, row 0 at the bottom
+    # White, the game's next player, lives there
+    assert main(["solve", str(record), "--group", "D2"]) == 0
+    assert capsys.readouterr().out.startswith(f"{record}: White to play saves the white group at D2: W E1 (")
+    assert main(["solve", str(record), "--group", "D2", "--move", "99"]) == 1
+    assert "move 99 is past the end of the game" in capsys.readouterr().err
+
+    assert main(["eval", str(record), "--group", "D2", "--to-play", "B", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["target"], row["to_play"]) == ("D2", "B") and 0 <= row["safe"] <= 1
+
+
+@pytest.mark.parametrize("command", ["solve", "eval"])
+def test_move_without_group_is_an_argument_error(tmp_path, command):
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(GAME)
+    with pytest.raises(SystemExit) as exit_:
+        main([command, str(record), "--move", "3"])
+    assert exit_.value.code == 2
