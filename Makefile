@@ -35,7 +35,7 @@ SAMPLE ?= 200
 OPEN ?= tests/open-problems
 ENCLOSE_OPTIONS ?=
 
-.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose network network-reference network-report move-patterns
+.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose network network-status network-reference network-report move-patterns
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -146,52 +146,29 @@ enclose: $(STAMP)
 # the published problems of $(SHARED)/sgf-open enclosed (unguided: the data does not
 # depend on an earlier network), their trees capped at $(MAX_SUBPROBLEMS) nodes a side;
 # the book problems whose position copies a held-out reference problem's left out
-# (same-positions), the rest's features split by problem ($(NETWORK_TEST) of them kept to
-# watch the schedule); a conv network (64 planes, 3 blocks) trained 11 epochs (cosine),
-# then 8 more from there (cosine from 0.00035), both with the train split of the
-# reference problems ($(SHARED)/sgf-problems, trees capped alike, split by problem with
-# $(REFERENCE_TEST) of them held out: those it never sees) drawn 4 times an epoch beside
-# the book problems.  Packed at $(BITS) bits and copied to $(NETWORK_DIR).  Each step
-# resumes or skips what an earlier run finished, and an interrupted training goes on
-# from its checkpoint.
+# (same-positions), the rest's features split by problem (0.1 of them kept to watch the
+# schedule); a conv network (64 planes, 3 blocks) trained 11 epochs (cosine), then 8
+# more from there (cosine from 0.00035), both with the train split of the reference
+# problems ($(SHARED)/sgf-problems, trees capped alike, split by problem with 0.34 of
+# them held out: those it never sees) drawn 4 times an epoch beside the book problems.
+# Packed at $(BITS) bits and copied to $(NETWORK_DIR).  About seven hours on 2 cores:
+# every stage keeps its output in $(NETWORK_CACHE), outside the repository, and a
+# stamp; a stopped build goes on where it stopped, a stage whose inputs or settings
+# changed runs again (pipeline/network_build.py).  make network-status says where it stands.
 SHARED ?= ../shared
 NETWORK ?= conv-books
 NETWORK_DIR ?= model/networks/$(NETWORK)
-NETWORK_OUT ?= $(OUT)/network
-NETWORK_TEST ?= 0.1
-REFERENCE_TEST ?= 0.34
+NETWORK_CACHE ?= $(HOME)/.cache/tsumego/network
 MAX_SUBPROBLEMS ?= 100
-REFERENCE := $(NETWORK_OUT)/reference
-# Both runs watch the book problems' test split ($(NETWORK_TEST) of them), which no
-# figure is taken on: those that count are the held-out reference problems'.
-WATCH_BOOK_TEST := --validation-fraction 0
-REFERENCE_TRAIN := $(foreach copy,1 2 3 4,--extra-train $(REFERENCE)/tfrecords) --extra-split train
-# The shared collections hold files a stage rejects (each named on stderr): exit code 1
-# there says so and the build goes on; any other failure stops it.
-REJECTS_NAMED := || [ $$? -eq 1 ]
-# train --resume: the unfinished run in folder $(1) if there is one, else the finished run $(2)
-resume_from = --resume $(if $(wildcard $(1)/checkpoints/progress.json),$(1),$(2))
-network: $(STAMP) network-reference
-	$(BIN)/tsumego enclose $(SHARED)/sgf-open --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) \
-	    $(BEAM) $(REJECTS_NAMED)
-	$(BIN)/tsumego solve-all --problems $(NETWORK_OUT)/enclosed --out $(NETWORK_OUT)/solve-all \
-	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM) $(REJECTS_NAMED)
-	test -f $(NETWORK_OUT)/copies.txt || $(BIN)/tsumego same-positions --open $(SHARED)/sgf-open \
-	    --enclosed $(SHARED)/sgf-problems --out $(NETWORK_OUT)/same-positions.json \
-	    --held-out $(REFERENCE)/tfrecords --copies-out $(NETWORK_OUT)/copies.txt
-	test -f $(NETWORK_OUT)/tfrecords/features.json || $(BIN)/tsumego features \
-	    --subproblems $(NETWORK_OUT)/solve-all/subproblems --out $(NETWORK_OUT)/tfrecords \
-	    --test-fraction $(NETWORK_TEST) --seed $(SEED) --exclude-problems $(NETWORK_OUT)/copies.txt $(BEAM)
-	test -f $(NETWORK_OUT)/model/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
-	    --out $(NETWORK_OUT)/model --architecture conv --channels 64 --blocks 3 --schedule cosine --epochs 11 \
-	    --seed $(SEED) $(REFERENCE_TRAIN) $(WATCH_BOOK_TEST) \
-	    $(if $(wildcard $(NETWORK_OUT)/model/checkpoints/progress.json),--resume $(NETWORK_OUT)/model)
-	test -f $(NETWORK_OUT)/model-longer/model.keras || $(BIN)/tsumego train --data $(NETWORK_OUT)/tfrecords \
-	    --out $(NETWORK_OUT)/model-longer --schedule cosine --epochs 8 --learning-rate 0.00035 --seed $(SEED) \
-	    $(REFERENCE_TRAIN) $(WATCH_BOOK_TEST) $(call resume_from,$(NETWORK_OUT)/model-longer,$(NETWORK_OUT)/model)
-	$(BIN)/tsumego quantize --model $(NETWORK_OUT)/model-longer --bits $(BITS) --no-table
-	mkdir -p $(NETWORK_DIR)
-	cp $(NETWORK_OUT)/model-longer/model-$(BITS)bit.tsq $(NETWORK_OUT)/model-longer/model.json $(NETWORK_DIR)/
+REFERENCE := $(NETWORK_CACHE)/reference
+NETWORK_BUILD = $(BIN)/python -m pipeline.network_build --cache $(NETWORK_CACHE) --shared $(SHARED) \
+	--network $(NETWORK) --seed $(SEED) --bits $(BITS) --max-subproblems $(MAX_SUBPROBLEMS) \
+	--beam "$(BEAM)" --enclose-options "$(ENCLOSE_OPTIONS)"
+network: $(STAMP)
+	$(NETWORK_BUILD) run
+
+network-status: $(STAMP)
+	$(NETWORK_BUILD) status
 
 # The move order's learned patterns (solver/move_patterns.npz), fitted on searches of
 # book problems enclosed as make network encloses them (the same folder, enclosed first
@@ -199,19 +176,14 @@ network: $(STAMP) network-reference
 # draws left out (python -m solver.pattern_training; docs/solver.md).
 PATTERNS_FILE ?= solver/move_patterns.npz
 move-patterns: $(STAMP)
-	test -f $(NETWORK_OUT)/enclosed/enclose.jsonl || $(BIN)/tsumego enclose $(SHARED)/sgf-open \
-	    --out $(NETWORK_OUT)/enclosed --no-guide $(ENCLOSE_OPTIONS) $(BEAM) $(REJECTS_NAMED)
-	$(BIN)/python -m solver.pattern_training $(NETWORK_OUT)/enclosed --out $(PATTERNS_FILE) \
+	$(NETWORK_BUILD) run --until enclose
+	$(BIN)/python -m solver.pattern_training $(NETWORK_CACHE)/enclosed --out $(PATTERNS_FILE) \
 	    --exclude bench/draws/*.jsonl
 
 # The reference problems expanded as the book problems are, their features split by
 # problem: the train split for make network's training, the test split held out.
 network-reference: $(STAMP)
-	$(BIN)/tsumego solve-all --problems $(SHARED)/sgf-problems --out $(REFERENCE)/solve-all \
-	    --max-subproblems $(MAX_SUBPROBLEMS) $(BEAM) $(REJECTS_NAMED)
-	test -f $(REFERENCE)/tfrecords/features.json || $(BIN)/tsumego features \
-	    --subproblems $(REFERENCE)/solve-all/subproblems --out $(REFERENCE)/tfrecords \
-	    --test-fraction $(REFERENCE_TEST) --seed $(SEED) $(BEAM)
+	$(NETWORK_BUILD) run --until reference-features
 
 # The shipped network scored on problems it never trained on: the held-out
 # reference problems (the test split above), with and without the 8 symmetries.

@@ -1,0 +1,139 @@
+"""make network's build (pipeline/network_build.py): stamps, skips, reruns, resumes, status.
+
+The stages' commands are not run: ``subprocess.call`` is replaced by a fake that
+records each command and writes what the real one would leave behind.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline import network_build
+from pipeline.network_build import STAGES, main
+
+NAMES = [stage.name for stage in STAGES]
+
+
+def fake_outputs(command: list[str], cache: Path) -> None:
+    """What each stage's command leaves in the cache when it ends."""
+    verb = command[1]
+    out = Path(command[command.index("--out") + 1]) if "--out" in command else None
+    if verb == "solve-all":
+        (out / "trees").mkdir(parents=True, exist_ok=True)
+        (out / "stats.json").write_text("{}")
+    elif verb == "features":
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "features.json").write_text("{}")
+    elif verb == "enclose":
+        (out / "records").mkdir(parents=True, exist_ok=True)
+        (out / "summary.md").write_text("")
+    elif verb == "same-positions":
+        Path(command[command.index("--copies-out") + 1]).write_text("")
+    elif verb == "train":
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "model.keras").write_text("")
+        (out / "model.json").write_text("{}")
+    elif verb == "quantize":
+        folder = Path(command[command.index("--model") + 1])
+        (folder / f"model-{command[command.index('--bits') + 1]}bit.tsq").write_text("")
+
+
+@pytest.fixture
+def build(tmp_path, monkeypatch):
+    """(run(*options) -> the commands run, the cache); the shared data a stub."""
+    shared = tmp_path / "shared"
+    for folder in ("sgf-open/book", "sgf-problems"):
+        (shared / folder).mkdir(parents=True)
+    (shared / "sgf-open/book/1.sgf").write_text("(;)")
+    (shared / "sgf-problems/1.sgf").write_text("(;)")
+    cache = tmp_path / "cache"
+    monkeypatch.setattr(network_build, "REPOSITORY", tmp_path / "repo")
+    codes: dict[str, int] = {}
+
+    def run(*options: str) -> list[list[str]]:
+        ran = []
+
+        def call(command):
+            ran.append(command)
+            code = codes.get(command[1], 0)
+            if code in (0, 1):
+                fake_outputs(command, cache)
+            return code
+
+        monkeypatch.setattr(network_build.subprocess, "call", call)
+        main(["run", "--cache", str(cache), "--shared", str(shared), *options])
+        return ran
+
+    run.codes = codes
+    return run, cache, shared
+
+
+def stages_of(commands) -> list[str]:
+    return [command[1] for command in commands]
+
+
+def status(cache: Path, shared: Path, capsys, *options: str) -> dict[str, list[str]]:
+    capsys.readouterr()
+    assert main(["status", "--cache", str(cache), "--shared", str(shared), *options]) == 0
+    rows = [line.split("|")[1:-1] for line in capsys.readouterr().out.splitlines()[3:]]
+    return {cells[0].strip(): [c.strip() for c in cells[1:]] for cells in rows}
+
+
+def test_a_build_runs_every_stage_once_then_skips_them(build, capsys):
+    run, cache, shared = build
+    assert {row[0] for row in status(cache, shared, capsys).values()} == {"to do"}
+    first = run()
+    assert stages_of(first) == ["solve-all", "features", "enclose", "solve-all", "same-positions",
+                                "features", "train", "train", "quantize"]
+    assert sorted(p.stem for p in (cache / "stamps").glob("*.json")) == sorted(NAMES)
+    assert (build[1].parent / "repo/model/networks/conv-books/model-5bit.tsq").exists()
+    assert {row[0] for row in status(cache, shared, capsys).values()} == {"done"}
+    assert run() == []   # everything done: nothing runs again
+
+
+def test_a_changed_setting_reruns_the_stages_it_reaches(build, capsys):
+    run, cache, shared = build
+    run()
+    # the seed splits the features and seeds training; the enclosed problems and trees stay
+    again = run("--seed", "1")
+    assert stages_of(again) == ["features", "same-positions", "features", "train", "train", "quantize"]
+    # Beam options say how to run, not what: they change no key
+    assert run("--seed", "1", "--beam", "--direct_num_workers 2") == []
+    # a changed book collection: enclose again, in place, and everything after it
+    (shared / "sgf-open/book/2.sgf").write_text("(;)")
+    assert stages_of(run("--seed", "1"))[:2] == ["enclose", "solve-all"]
+
+
+def test_a_stopped_build_goes_on_where_it_stopped(build, capsys):
+    run, cache, shared = build
+    run.codes["train"] = 130   # Ctrl-C in the first training
+    with pytest.raises(SystemExit) as stop:
+        run()
+    assert "train failed (exit code 130)" in str(stop.value)
+    (cache / "model/checkpoints").mkdir(parents=True)
+    (cache / "model/checkpoints/progress.json").write_text(json.dumps({"epochs_done": 4, "epochs": 11}))
+    rows = status(cache, shared, capsys)
+    assert rows["enclose"][0] == "done" and rows["train"][:2] == ["partial", "4 of 11 epochs"]
+    assert rows["quantize"][0] == "to do" and "about" in rows["quantize"][2]
+    run.codes.clear()
+    resumed = run()
+    assert stages_of(resumed) == ["train", "train", "quantize"]
+    assert resumed[0][-2:] == ["--resume", str(cache / "model")]            # the unfinished run
+    assert resumed[1][resumed[1].index("--resume") + 1] == str(cache / "model")   # from the first run
+
+
+def test_rejected_inputs_go_on_only_where_the_shared_data_is_read(build):
+    run, cache, shared = build
+    run.codes["enclose"] = 1   # some book files rejected, each named: the build goes on
+    assert "quantize" in stages_of(run())
+    run.codes["features"] = 1   # the project's own subproblems rejected: a fault
+    with pytest.raises(SystemExit):
+        run("--seed", "2")
+
+
+def test_until_stops_after_a_stage(build):
+    run, cache, shared = build
+    assert stages_of(run("--until", "reference-features")) == ["solve-all", "features"]
+    assert not (cache / "enclosed").exists()
