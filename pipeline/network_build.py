@@ -90,6 +90,13 @@ def count_files(folder: Path, pattern: str) -> int:
     return sum(1 for _ in folder.rglob(pattern)) if folder.is_dir() else 0
 
 
+def tree_progress(out: Path, problems: Path) -> str:
+    """How far a solve-all run got: trees finished, sides grown or set aside, of the problems."""
+    sides = count_files(out / "partial", "*.sgf") + count_files(out / "rejected", "*.json")
+    return (f"{count_files(out / 'trees', '*.sgf')} of {count_files(problems, '*.sgf')} trees, "
+            f"{sides} sides grown or set aside")
+
+
 def training_progress(folder: Path) -> str:
     progress = folder / "checkpoints" / "progress.json"
     if (folder / "model.keras").exists():
@@ -122,7 +129,7 @@ STAGES = (
     Stage("reference-solve-all", "reference/solve-all",
           lambda s: _reference_commands(s)["reference-solve-all"],
           complete=lambda c: (c / "reference/solve-all/stats.json").exists(),
-          progress=lambda c, s: f"{count_files(c / 'reference/solve-all/trees', '*.sgf')} trees",
+          progress=lambda c, s: tree_progress(c / "reference/solve-all", s.shared / "sgf-problems"),
           shared_inputs=("sgf-problems",), in_place=True, rejections_allowed=True, expected_minutes=8),
     Stage("reference-features", "reference/tfrecords",
           lambda s: _reference_commands(s)["reference-features"],
@@ -139,8 +146,7 @@ STAGES = (
           lambda s: ["solve-all", "--problems", str(s.cache / "enclosed"), "--out", str(s.cache / "solve-all"),
                      "--max-subproblems", str(s.max_subproblems), "--no-progress", *s.beam],
           complete=lambda c: (c / "solve-all/stats.json").exists(),
-          progress=lambda c, s: (f"{count_files(c / 'solve-all/trees', '*.sgf')} of "
-                                 f"{count_files(c / 'enclosed', '*.sgf')} trees"),
+          progress=lambda c, s: tree_progress(c / "solve-all", c / "enclosed"),
           reads=("enclose",), in_place=True, rejections_allowed=True, expected_minutes=70),
     Stage("same-positions", "copies.txt",
           lambda s: ["same-positions", "--open", str(s.shared / "sgf-open"), "--enclosed",
