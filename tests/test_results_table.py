@@ -1,0 +1,338 @@
+"""RESULTS.md as a dashboard: today's figures, a topic index, a status line for every section.
+
+What is checked, each against the file as it stands:
+
+- every ``RESULTS.md#…`` link in the repository's ``.md`` and ``.py`` files, and every
+  ``(#anchor)`` link inside RESULTS.md, resolves to a heading of RESULTS.md (GitHub's
+  anchors), so that renaming a heading cannot leave a dead link behind;
+- every section (a ``## `` heading) has a status line right under it: ``Status: current``,
+  ``Status: superseded by [§N](#anchor)`` (a later section) or ``Status: tried, not kept``;
+- the numbered contents list every section under its number (sections cite each other by
+  it), and the topic index links every section, newest first within a topic, its marks
+  agreeing with the status lines;
+- the table of today's figures: each row cites a current section, with that section's date,
+  and each of its figures appears in that section, as written or rounded from it;
+- README.md's headline table: each figure of a row appears, as written or rounded, in the
+  rows of today's figures that cite the sections the README row links to, so the two tables
+  cannot drift apart.
+
+Numbers under 10 without a decimal point (1 verdict, 8 symmetries, 5 bits) are not checked.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "RESULTS.md"
+README = ROOT / "README.md"
+SKIPPED_FOLDERS = {".git", ".venv", "venv", "out", "build", "dist", "node_modules", "__pycache__",
+                   ".pytest_cache", ".hypothesis", "shared"}
+
+DASHBOARD_HEADER = "| what | figure | date | commit | section |"
+TOPIC_INDEX_START = "**Topic index**"
+CONTENTS_START = "**Contents**"
+STATUS_LINE = re.compile(
+    r"^Status: (?:(?P<current>current)|(?P<tried>tried, not kept)"
+    r"|superseded by \[§(?P<number>\d+)\]\(#(?P<anchor>[^)\s]+)\))(?:[;:,.(]|\s|$)")
+LINK = re.compile(r"\[§(\d+)[^\]]*\]\(#([^)\s]+)\)")
+# A number: 1,776,948, 0.086, -31% (a minus after a space, not the hyphen of 0.35-0.65), 9.0 M;
+# not part of a name (gop/20305, §100), a version (1.1.0) or a time written 2m18s.
+NUMBER = re.compile(r"(?:(?<![\w.,/§#\-−])|(?<=[\s(][-−]))(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
+                    r"(?![\w.,]\d|\w)(\s?M(?!\w))?")
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@dataclass
+class Section:
+    number: int
+    title: str
+    anchor: str
+    date: str
+    body: list[str]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.body)
+
+    @property
+    def status(self) -> re.Match | None:
+        first = next((line for line in self.body if line.strip()), "")
+        return STATUS_LINE.match(first)
+
+
+def outside_code(lines: list[str]):
+    """(index, line) of the lines outside fenced code blocks."""
+    fenced = False
+    for index, line in enumerate(lines):
+        if line.startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            yield index, line
+
+
+@lru_cache(maxsize=None)
+def results_lines() -> tuple[str, ...]:
+    return tuple(RESULTS.read_text(encoding="utf-8").splitlines())
+
+
+def heading_anchors() -> set[str]:
+    anchors, seen = set(), {}
+    for _, line in outside_code(list(results_lines())):
+        found = re.match(r"^#{1,6} (.+?)\s*#*\s*$", line)
+        if found:
+            base = slug(found.group(1))
+            anchors.add(base if base not in seen else f"{base}-{seen[base]}")
+            seen[base] = seen.get(base, 0) + 1
+    return anchors
+
+
+def sections() -> list[Section]:
+    lines = list(results_lines())
+    starts = [(index, line[3:]) for index, line in outside_code(lines) if line.startswith("## ")]
+    found = []
+    for number, (start, title) in enumerate(starts, 1):
+        end = starts[number][0] if number < len(starts) else len(lines)
+        date = re.search(r"\((\d{4}-\d{2}-\d{2})\)$", title)
+        found.append(Section(number, title, slug(title), date.group(1) if date else "", lines[start + 1:end]))
+    return found
+
+
+def preamble() -> list[str]:
+    lines = list(results_lines())
+    first = next(index for index, line in outside_code(lines) if line.startswith("## "))
+    return lines[:first]
+
+
+def table_rows(lines: list[str], header: str) -> list[list[str]]:
+    """The cells of the rows of the table whose header line is ``header``."""
+    start = lines.index(header)
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def dashboard() -> list[list[str]]:
+    return table_rows(preamble(), DASHBOARD_HEADER)
+
+
+@dataclass(frozen=True)
+class Figure:
+    value: Decimal
+    step: Decimal | None  # a rounded figure's last place; None for a whole number
+
+    def matches(self, other: "Figure") -> bool:
+        if self.value == other.value:
+            return True
+        if self.step is None:
+            return False
+        finer = other.step is None or other.step < self.step
+        return finer and abs(other.value - self.value) <= self.step / 2
+
+
+def figures(text: str) -> list[Figure]:
+    found = []
+    for whole, decimals, million in NUMBER.findall(text.replace("**", "")):
+        value = Decimal(whole.replace(",", "") + decimals)
+        step = Decimal(1).scaleb(-(len(decimals) - 1)) if decimals else None
+        if million:
+            value, step = value * 1_000_000, (step or Decimal(1)) * 1_000_000
+        found.append(Figure(value, step))
+    return found
+
+
+def checked(text: str) -> list[tuple[str, Figure]]:
+    """The figures of ``text`` worth checking, each beside its text."""
+    found = []
+    for match in NUMBER.finditer(text.replace("**", "")):
+        figure = figures(match.group(0))[0]
+        if figure.step is not None or figure.value >= 10:
+            found.append((match.group(0).strip(), figure))
+    return found
+
+
+def missing(text: str, source: str) -> list[str]:
+    available = figures(source)
+    return [written for written, figure in checked(text) if not any(figure.matches(each) for each in available)]
+
+
+def repository_files():
+    for folder, subfolders, names in os.walk(ROOT):
+        subfolders[:] = [name for name in subfolders
+                         if name not in SKIPPED_FOLDERS and not name.endswith(".egg-info")]
+        for name in names:
+            if name.endswith((".md", ".py")):
+                yield Path(folder) / name
+
+
+# -- anchors ---------------------------------------------------------------------------------
+
+
+def test_the_slug_is_githubs():
+    assert slug("The guide's fade at weight 5: 300,000 stays (2026-11-28)") == \
+        "the-guides-fade-at-weight-5-300000-stays-2026-11-28"
+    assert slug("Benchmark: solver against tsumego.js, evaluators") == "benchmark-solver-against-tsumegojs-evaluators"
+
+
+def test_every_results_anchor_in_the_repository_resolves_to_a_heading():
+    anchors = heading_anchors()
+    dead = []
+    for path in repository_files():
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for found in re.finditer(r"RESULTS\.md#([\w-]+)", text):
+            if found.group(1) not in anchors:
+                dead.append(f"{path.relative_to(ROOT)}: RESULTS.md#{found.group(1)}")
+    inside = "\n".join(results_lines())
+    dead += [f"RESULTS.md: #{anchor}" for anchor in re.findall(r"\]\(#([^)\s]+)\)", inside)
+             if anchor not in anchors]
+    assert not dead, "links to no heading of RESULTS.md:\n" + "\n".join(dead)
+
+
+def test_the_anchor_check_sees_the_readme_and_the_docs():
+    cited = {path.relative_to(ROOT).as_posix() for path in repository_files()
+             if "RESULTS.md#" in path.read_text(encoding="utf-8", errors="replace")}
+    assert {"README.md", "docs/methods.md"} <= cited
+
+
+# -- sections --------------------------------------------------------------------------------
+
+
+def test_every_section_has_a_date_and_a_status_line_under_its_heading():
+    by_number = {section.number: section for section in sections()}
+    wrong = []
+    for section in by_number.values():
+        status = section.status
+        if not section.date:
+            wrong.append(f"§{section.number} {section.title}: no (YYYY-MM-DD) at the end of its heading")
+        if status is None:
+            wrong.append(f"§{section.number} {section.title}: its first line is not a status line")
+        elif status.group("number"):
+            later = by_number.get(int(status.group("number")))
+            if later is None or later.number <= section.number or later.anchor != status.group("anchor"):
+                wrong.append(f"§{section.number}: superseded by §{status.group('number')} "
+                             f"(#{status.group('anchor')}), which is not that later section")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_contents_number_every_section():
+    start = preamble().index(next(line for line in preamble() if line.startswith(CONTENTS_START)))
+    entries = [re.match(r"^(\d+)\. \[.+\]\(#([^)\s]+)\)", line) for line in preamble()[start:]]
+    listed = [(int(entry.group(1)), entry.group(2)) for entry in entries if entry]
+    assert listed == [(section.number, section.anchor) for section in sections()]
+
+
+def topic_index() -> dict[str, list[tuple[int, str, str]]]:
+    lines = preamble()
+    start = next(index for index, line in enumerate(lines) if line.startswith(TOPIC_INDEX_START))
+    end = next(index for index, line in enumerate(lines) if line.startswith(CONTENTS_START))
+    topics: dict[str, list[tuple[int, str, str]]] = {}
+    topic = None
+    for line in lines[start + 1:end]:
+        heading = re.match(r"^- \*\*(.+?)\*\*", line)
+        if heading:
+            topic = heading.group(1)
+            topics[topic] = []
+        elif line.startswith("  - ") and topic:
+            link = LINK.search(line)
+            assert link, f"a topic entry without a section link: {line}"
+            topics[topic].append((int(link.group(1)), link.group(2), line[link.end():]))
+    return topics
+
+
+def test_the_topic_index_links_every_section_newest_first_with_its_status():
+    by_number = {section.number: section for section in sections()}
+    topics = topic_index()
+    assert len(topics) >= 8
+    wrong = []
+    for topic, entries in topics.items():
+        numbers = [number for number, _, _ in entries]
+        if numbers != sorted(numbers, reverse=True):
+            wrong.append(f"{topic}: not newest first: {numbers}")
+        for number, anchor, rest in entries:
+            section = by_number.get(number)
+            if section is None or section.anchor != anchor:
+                wrong.append(f"{topic}: §{number} links #{anchor}, not that section's heading")
+                continue
+            status = section.status
+            marked_superseded = re.search(r"superseded by §(\d+)", rest)
+            if bool(marked_superseded) != bool(status and status.group("number")) or (
+                    marked_superseded and marked_superseded.group(1) != status.group("number")):
+                wrong.append(f"{topic}: §{number}'s mark {rest.strip()!r} is not its status line's")
+            if ("tried, not kept" in rest and "(part)" not in rest) != bool(status and status.group("tried")):
+                wrong.append(f"{topic}: §{number}'s mark {rest.strip()!r} is not its status line's")
+    unindexed = set(by_number) - {number for entries in topics.values() for number, _, _ in entries}
+    assert not wrong and not unindexed, "\n".join(wrong + [f"§{n} is in no topic" for n in sorted(unindexed)])
+
+
+# -- today's figures -------------------------------------------------------------------------
+
+
+def test_todays_figures_come_from_current_sections_that_give_them():
+    by_number = {section.number: section for section in sections()}
+    rows = dashboard()
+    assert len(rows) >= 15
+    wrong = []
+    for what, figure, date, commit, cited in rows:
+        link = LINK.fullmatch(cited)
+        section = by_number.get(int(link.group(1))) if link else None
+        if section is None or section.anchor != link.group(2):
+            wrong.append(f"{what}: {cited} is not a section's number and link")
+            continue
+        status = section.status
+        if not (status and status.group("current")):
+            wrong.append(f"{what}: §{section.number} is not current ({status and status.group(0)})")
+        if date != section.date:
+            wrong.append(f"{what}: dated {date}, §{section.number} {section.date}")
+        if not re.fullmatch(r"[0-9a-f]{7,40}", commit):
+            wrong.append(f"{what}: commit {commit!r}")
+        absent = missing(f"{what} {figure}", section.text)
+        if absent:
+            wrong.append(f"{what}: {absent} not in §{section.number}")
+    assert not wrong, "\n".join(wrong)
+
+
+def readme_headline_rows() -> list[list[str]]:
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = lines.index("## Headline results")
+    header = next(line for line in lines[start:] if line.startswith("| result |"))
+    return table_rows(lines, header)
+
+
+def test_the_readme_headline_figures_are_those_of_results_current_table():
+    by_anchor: dict[str, list[str]] = {}
+    for what, figure, _, _, cited in dashboard():
+        by_anchor.setdefault(LINK.fullmatch(cited).group(2), []).append(f"{what} {figure}")
+    rows = readme_headline_rows()
+    assert len(rows) >= 5
+    wrong = []
+    for result, figure, details in rows:
+        anchors = re.findall(r"\(RESULTS\.md#([\w-]+)\)", details)
+        if not anchors:
+            wrong.append(f"{result}: links no section of RESULTS.md")
+        unlisted = [anchor for anchor in anchors if anchor not in by_anchor]
+        if unlisted:
+            wrong.append(f"{result}: {unlisted} have no row in RESULTS.md's table of today's figures")
+        source = " ".join(text for anchor in anchors for text in by_anchor.get(anchor, []))
+        absent = missing(figure, source)
+        if absent:
+            wrong.append(f"{result}: {absent} not in the RESULTS rows of {anchors}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_figure_check_takes_roundings_and_refuses_other_figures():
+    assert missing("4.3 s against 49.5 s (0.086); 9.0 M nodes", "4.274 s, 49.480 s, 0.086, 9,001,860") == []
+    assert missing("4.2 s; 0.087; 1,776,949 nodes; 8.9 M", "4.274 s, 0.086, 1,776,948, 9,001,860") == \
+        ["4.2", "0.087", "1,776,949", "8.9 M"]
+    assert missing("1 verdict, 8 symmetries, 5-bit, gop/20305, 2m18s, tsumego.js 1.1.0", "") == []
+    assert missing("DFS nodes -31%; P(safe) 0.35-0.65", "0.35 to 0.64") == ["31"]  # after a hyphen, not checked
