@@ -24,7 +24,7 @@ import argparse
 import statistics
 import sys
 
-from bench.solver_bench import load_problems, short_name, warm_up
+from bench.common import load_problems, short_name, warm_up
 from pipeline.markdown import markdown_table
 from pipeline.progress import progress_bar
 from solver import Solver

@@ -34,7 +34,7 @@ import argparse   # noqa: E402
 import statistics   # noqa: E402
 import sys   # noqa: E402
 
-from bench.solver_bench import load_problems, short_name, warm_up   # noqa: E402
+from bench.common import load_problems, short_name, warm_up   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import ALGORITHMS, Solver   # noqa: E402
 from solver.board import color_letter   # noqa: E402

@@ -6,12 +6,12 @@
 Each line of ``--readings`` (by default ``bench/draws/unsettled-readings.jsonl``) is a
 reading an ``enclose`` run left unsettled: the book problem's file, the target and the size
 of its search area (the format of `bench/draws`).  Each is framed again as that run framed it
-(:func:`bench.guided_reach.framed_problem`) and solved with its side to play first, in a
+(:func:`pipeline.enclose.reframe.framed_reading`) and solved with its side to play first, in a
 forked process stopped at ``--seconds`` of wall time, no node budget: once without the
 solver's static race count (:mod:`solver.race`, "before") and once with it ("after").
 Prints, by search area, the readings each way settled in time, the largest area settled,
 and the nodes and seconds where both settled; where both settle, the winners must agree
-(exit code 1 otherwise).  Unguided: the guide's gains are ``bench.guided_reach``'s.
+(exit code 1 otherwise).  Unguided: the guide's gains are ``research.guided_reach``'s.
 """
 from __future__ import annotations
 
@@ -24,7 +24,8 @@ import sys   # noqa: E402
 import time   # noqa: E402
 from pathlib import Path   # noqa: E402
 
-from bench.guided_reach import BUCKETS, framed_problem, timed_solve, took   # noqa: E402
+from bench.common import BUCKETS, timed_solve, took   # noqa: E402
+from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import ALGORITHMS, Solver   # noqa: E402
 from solver.board import color_letter   # noqa: E402
@@ -66,7 +67,7 @@ def main(argv=None) -> int:
         readings = random.Random(args.seed).sample(readings, min(args.sample, len(readings)))
     framed = []
     for row in readings:
-        found = framed_problem(REPOSITORY / row["file"], row)
+        found = framed_reading(REPOSITORY / row["file"], row)
         if isinstance(found, str):
             print(f"{row['file']}: left out: {found}")
         else:

@@ -21,50 +21,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
-from pathlib import Path
 
+from bench.common import load_problems, short_name, warm_up
 from bench.peer import tsumego_js
 from bench.peer.disagreement import follow_disagreement
 from pipeline.markdown import markdown_table
-from solver import ProblemError, Solver, load_problem, search_area
-
-
-def load_problems(folder: str, with_pl_only: bool = True) -> list:
-    """Every problem under ``folder`` that has MA and a closed wall (and PL, by default), in
-    path order."""
-    files = sorted(str(p) for p in Path(folder).rglob("*.sgf"))
-    problems = []
-    for f in files:
-        try:
-            problem = load_problem(f, require_to_play=with_pl_only)
-            search_area(problem)   # the wall must be closed
-        except ProblemError:
-            continue
-        problems.append(problem)
-    if with_pl_only:
-        print(f"{len(files)} files, {len(problems)} with PL and MA and a closed wall")
-    else:
-        print(f"{len(files)} files, {len(problems)} with MA and a closed wall "
-              f"({sum(p.to_play is not None for p in problems)} with PL)")
-    return problems
-
-
-def warm_up(problem, algorithms=("dfs", "dfpn"), guide=None) -> None:
-    """Compile (or load from numba's cache) the searches, and with ``guide`` evaluate the
-    network once; say how long it took."""
-    started = time.perf_counter()
-    side = problem.to_play or problem.attacker
-    for algo in algorithms:
-        Solver(problem).solve(side, algo=algo, max_nodes=10_000)
-        if guide is not None:
-            Solver(problem).solve(side, algo=algo, max_nodes=10_000, guide=guide)
-    print(f"JIT compilation, first solves{' and evaluations' if guide is not None else ''}: "
-          f"{time.perf_counter() - started:.2f} s (excluded below)")
-
-
-def short_name(problem) -> str:
-    return "/".join(Path(problem.source).parts[-2:])
+from solver import Solver
 
 
 def _seconds(row: dict) -> str:

@@ -1,4 +1,4 @@
-"""bench.draw_unsettled: a seeded draw of an earlier run's unsettled readings, earlier draws left out."""
+"""research.draw_unsettled: a seeded draw of an earlier run's unsettled readings, earlier draws left out."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import draw_unsettled
+from research import draw_unsettled
 
 OPEN = Path(__file__).resolve().parent / "open-problems"
 

@@ -1,4 +1,4 @@
-"""bench.guided_budget: variants at rising node budgets, resumed from their log, every reading counted."""
+"""research.guided_budget: variants at rising node budgets, resumed from their log, every reading counted."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import guided_budget
+from research import guided_budget
 from model.guide import WEIGHTS
 from pipeline.enclose.command import DEFAULT_MAX_NODES
 from pipeline.enclose.outcome import enclose_file

@@ -1,4 +1,5 @@
-"""bench.guided_reach: an enclose reading framed again as reported, and solves stopped at a wall time."""
+"""An enclose reading framed again as reported (pipeline.enclose.reframe), solves stopped at a wall
+time (bench.common), and research.guided_reach, which reads both."""
 from __future__ import annotations
 
 import json
@@ -6,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bench import guided_reach
+from bench import common
+from pipeline.enclose.reframe import framed_reading
+from research import guided_reach
 from pipeline.enclose.command import DEFAULT_MAX_NODES
 from pipeline.enclose.outcome import enclose_file
 from solver import Solver
@@ -26,7 +29,7 @@ def _record(name: str) -> dict:
 def test_the_reported_reading_is_framed_again_with_its_area_and_answer():
     for name in NAMES:
         record = _record(name)
-        problem, area = guided_reach.framed_problem(OPEN / f"{name}.sgf", record)
+        problem, area = framed_reading(OPEN / f"{name}.sgf", record)
         assert area == record["area"], name
         assert problem.target == parse_sgf_point(record["target"])
         # the enclosed answer holds in the frame rebuilt: the side to play wins first, loses second
@@ -37,20 +40,20 @@ def test_the_reported_reading_is_framed_again_with_its_area_and_answer():
 
 def test_a_record_without_a_reading_or_with_another_area_is_left_out_with_its_reason():
     path = OPEN / "corner-kill-bent-three.sgf"
-    assert guided_reach.framed_problem(path, {"outcome": "bad-input"}) == "no reading reported"
+    assert framed_reading(path, {"outcome": "bad-input"}) == "no reading reported"
     record = dict(_record("corner-kill-bent-three"), area=99)
-    assert guided_reach.framed_problem(path, record) == "no frame with the reported area of 99 points"
+    assert framed_reading(path, record) == "no frame with the reported area of 99 points"
 
 
 def test_a_solve_counts_only_within_its_time():
-    problem, _ = guided_reach.framed_problem(OPEN / "corner-kill-bent-three.sgf", _record("corner-kill-bent-three"))
-    winner, nodes, seconds = guided_reach.timed_solve(problem, problem.to_play, "dfs", None, 30.0)
+    problem, _ = framed_reading(OPEN / "corner-kill-bent-three.sgf", _record("corner-kill-bent-three"))
+    winner, nodes, seconds = common.timed_solve(problem, problem.to_play, "dfs", None, 30.0)
     assert winner == problem.to_play and nodes > 0 and 0 < seconds <= 30
-    assert guided_reach.timed_solve(problem, problem.to_play, "dfs", None, 0.0) is None
+    assert common.timed_solve(problem, problem.to_play, "dfs", None, 0.0) is None
 
 
 def test_a_solve_that_fails_is_an_error_not_a_solve_over_time(monkeypatch):
-    problem, _ = guided_reach.framed_problem(OPEN / "corner-kill-bent-three.sgf", _record("corner-kill-bent-three"))
+    problem, _ = framed_reading(OPEN / "corner-kill-bent-three.sgf", _record("corner-kill-bent-three"))
 
     class Failing:
         def __init__(self, problem, race=True):
@@ -59,9 +62,9 @@ def test_a_solve_that_fails_is_an_error_not_a_solve_over_time(monkeypatch):
         def solve(self, *args, **kwargs):
             raise ValueError("the target has been captured")
 
-    monkeypatch.setattr(guided_reach, "Solver", Failing)
+    monkeypatch.setattr(common, "Solver", Failing)
     with pytest.raises(RuntimeError, match="dfs: the solve failed: ValueError: the target has been captured"):
-        guided_reach.timed_solve(problem, problem.to_play, "dfs", None, 30.0)
+        common.timed_solve(problem, problem.to_play, "dfs", None, 30.0)
 
 
 def test_the_command_counts_every_case_and_guided_and_unguided_agree(tmp_path, capsys):

@@ -1,8 +1,8 @@
-"""bench.pattern_order: its cases come from the half the patterns were not fitted on, and its
+"""research.pattern_order: its cases come from the half the patterns were not fitted on, and its
 table adds up what the solves gave."""
 import json
 
-from bench.pattern_order import cases, solve_case, summary
+from research.pattern_order import cases, solve_case, summary
 from solver.pattern_training import training_half
 
 

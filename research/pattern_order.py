@@ -1,6 +1,6 @@
 """The learned move patterns against the liberty heuristic (or other weights): nodes, time and verdicts.
 
-    python -m bench.pattern_order --enclosed OUT/enclosed [--sample 60] [--areas 14-17] \\
+    python -m research.pattern_order --enclosed OUT/enclosed [--sample 60] [--areas 14-17] \\
         [--algo dfs,dfpn] [--max-nodes 1000000] [--workers 2] [--log FILE.jsonl] \\
         [--patterns FILE.npz] [--baseline FILE.npz]
 

@@ -1,6 +1,6 @@
 """How far the solver reaches in a fixed time, unguided and guided: open-board problems nobody has settled.
 
-    python -m bench.guided_reach OPEN_DIR... --earlier ENCLOSE_JSONL --guide PATH [--outcome unsettled]
+    python -m research.guided_reach OPEN_DIR... --earlier ENCLOSE_JSONL --guide PATH [--outcome unsettled]
                                  [--areas LOW-HIGH] [--sample N] [--seed S] [--seconds 10] [--algo dfs]
 
 The problems an earlier ``enclose`` run left with ``--outcome`` (by default
@@ -24,115 +24,14 @@ from __future__ import annotations
 import bench.single_thread_blas   # noqa: F401  (before numpy loads its BLAS)
 
 import argparse   # noqa: E402
-import json   # noqa: E402
-import multiprocessing   # noqa: E402
-import os   # noqa: E402
-import random   # noqa: E402
 import sys   # noqa: E402
 import time   # noqa: E402
-from pathlib import Path   # noqa: E402
 
-from bench.enclose_guided import open_problems   # noqa: E402
-from pipeline.enclose import question   # noqa: E402
-from pipeline.enclose.frame import DEFAULT_REACH, enclose   # noqa: E402
-from pipeline.enclose.reader import read_open_problem   # noqa: E402
+from bench.common import BUCKETS, drawn, reported_problems, timed_solve, took   # noqa: E402
+from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
-from solver import ALGORITHMS, Problem, ProblemError, Solver, search_area   # noqa: E402
-from solver.problem import parse_sgf_point   # noqa: E402
+from solver import ALGORITHMS, Solver   # noqa: E402
 from solver.board import color_letter   # noqa: E402
-
-# the frames enclose tries for a target, in its order (pipeline.enclose.question)
-FRAMES = ((DEFAULT_REACH, 0), question.TIGHTER) + question.WIDER
-# area buckets of the table: (label, smallest, largest)
-BUCKETS = (("≤ 14", 0, 14), ("15-16", 15, 16), ("17-18", 17, 18), ("19-20", 19, 20), ("21-25", 21, 25),
-           ("26-30", 26, 30), ("> 30", 31, 10**6))
-# a solve's own setup (the solver's tables) is not counted; the process gets this much more
-SLACK_SECONDS = 0.5
-
-
-def framed_problem(path: Path, record: dict) -> tuple[Problem, int] | str:
-    """The position ``record`` (a line of enclose.jsonl) reported, framed again, and its search
-    area's size; or why it could not be."""
-    if "target" not in record:
-        return "no reading reported"
-    try:
-        open_problem = read_open_problem(path.read_bytes(), str(path))
-    except Exception as exc:   # the earlier run read it; a file changed since is reported, not fatal
-        return f"unreadable now ({exc})"
-    target = parse_sgf_point(record["target"])
-    keep = frozenset(open_problem.book)
-    for reach, margin in FRAMES:
-        frame = enclose(open_problem.stones, target, reach=reach, keep=keep, margin=margin)
-        problem = Problem(source=str(path), size=frame.stones.shape[0], stones=frame.stones, target=target,
-                          to_play=open_problem.to_play)
-        try:
-            area = search_area(problem, problem.size ** 2)
-        except ProblemError:   # no wall closes this frame (enclose's no-wall verdict)
-            continue
-        if question.empty_points(frame, area) == record["area"]:
-            return problem, record["area"]
-    return f"no frame with the reported area of {record['area']} points"
-
-
-def reported_problems(open_dirs: list[str], earlier_jsonl: str, outcome: str, low: int, high: int,
-                      exclude: frozenset[str] = frozenset()) -> tuple[dict[str, Path], dict[str, dict]]:
-    """The problems under ``open_dirs`` (by name, as :func:`bench.enclose_guided.open_problems` names
-    them) that the run of ``earlier_jsonl`` reported with ``outcome`` and a search area of ``low``
-    to ``high`` empty points, less the files whose real paths are in ``exclude``; and each one's
-    reading in that run."""
-    problems = open_problems(open_dirs)
-    with open(earlier_jsonl) as f:   # matched by the file read, whatever folder was named
-        earlier = {os.path.realpath(row["file"]): row for row in map(json.loads, f)}
-    reported = {name: earlier.get(os.path.realpath(path), {}) for name, path in problems.items()}
-    kept = {name: path for name, path in problems.items()
-            if reported[name].get("outcome") == outcome and low <= reported[name].get("area", -1) <= high
-            and os.path.realpath(path) not in exclude}
-    return kept, {name: reported[name] for name in kept}
-
-
-def drawn(problems: dict[str, Path], sample: int, seed: int) -> list[str]:
-    """``sample`` of the problems' names (all if fewer), drawn with ``seed``, sorted."""
-    return sorted(random.Random(seed).sample(sorted(problems), min(sample, len(problems))))
-
-
-def solve_in_child(connection, problem: Problem, side: int, algo: str, guide, race: bool = True) -> None:
-    try:
-        verdict = Solver(problem, race=race).solve(side, algo=algo, guide=guide)
-        connection.send((verdict.winner, verdict.nodes, verdict.seconds))
-    except Exception as exc:   # a fault of the solver, not of time: the parent says so
-        connection.send(f"{type(exc).__name__}: {exc}")
-    connection.close()
-
-
-def timed_solve(problem: Problem, side: int, algo: str, guide, seconds: float, race: bool = True) -> tuple | None:
-    """(winner, nodes, seconds) of a solve that ended within ``seconds``, else None.  The solve
-    runs in a forked process (the parent's compiled searches and loaded network with it),
-    killed when its time is up; a solve that fails raises RuntimeError.  ``race``: the
-    solver's race count (:mod:`solver.race`) on or off."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=solve_in_child, args=(sender, problem, side, algo, guide, race))
-    child.start()
-    sender.close()
-    result = None
-    if receiver.poll(seconds + SLACK_SECONDS):
-        try:
-            result = receiver.recv()
-        except EOFError:   # the child died without an answer
-            result = None
-    if child.is_alive():
-        child.kill()
-    child.join()
-    receiver.close()
-    if isinstance(result, str):
-        raise RuntimeError(f"{problem.source}, {algo}: the solve failed: {result}")
-    if result is None or result[2] > seconds:
-        return None
-    return result
-
-
-def took(result: tuple | None) -> str:
-    return f"{result[2]:.2f} s, {result[1]:,} nodes" if result else "over time"
 
 
 def main(argv=None) -> int:
@@ -166,7 +65,7 @@ def main(argv=None) -> int:
     chosen = drawn(problems, args.sample, args.seed)
     framed = {}
     for name in chosen:
-        found = framed_problem(problems[name], reported[name])
+        found = framed_reading(problems[name], reported[name])
         if isinstance(found, str):
             print(f"{name}: left out: {found}")
         else:

@@ -1,12 +1,12 @@
 """Unguided, guided and fading guides on the same cases, at node budgets: what each costs.
 
-    python -m bench.guided_budget --draws FILE.jsonl... --guide PATH [--fade 0,300000] [--weights 2,5]
+    python -m research.guided_budget --draws FILE.jsonl... --guide PATH [--fade 0,300000] [--weights 2,5]
                                   [--budgets 6000000,60000000] [--algo dfs] [--workers 2] --log DIR
 
 The cases are the readings of an earlier ``enclose`` run listed in the ``--draws``
 files (lines of its enclose.jsonl: file, target, area, and optionally the ``draw``
 that chose it, as in ``bench/draws/``), framed again as that run reported them
-(:func:`bench.guided_reach.framed_problem`), each with either side moving first.
+(:func:`pipeline.enclose.reframe.framed_reading`), each with either side moving first.
 Each case is solved in-process by every variant: unguided, and guided by the
 packed network ``--guide`` with each ``--fade`` value (0: the prior keeps its
 weight; N: after n nodes it counts N / (N + n) of it) and each of the prior's
@@ -42,7 +42,7 @@ import sys   # noqa: E402
 import time   # noqa: E402
 from pathlib import Path   # noqa: E402
 
-from bench.guided_reach import framed_problem   # noqa: E402
+from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import ALGORITHMS, Solver   # noqa: E402
 from solver.board import color_letter   # noqa: E402
@@ -73,7 +73,7 @@ def read_cases(draws: Path) -> tuple[list[tuple], list[str]]:
         if not path.is_file():
             left_out.append(f"{path}: left out: no such file (paths are read from the current folder)")
             continue
-        found = framed_problem(path, row)
+        found = framed_reading(path, row)
         if isinstance(found, str):
             left_out.append(f"{path}: left out: {found}")
             continue

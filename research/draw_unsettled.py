@@ -1,15 +1,15 @@
 """Draws book problems an earlier ``enclose`` run left unsettled into a draws file (``bench/draws/``).
 
-    python -m bench.draw_unsettled OPEN_DIR... --earlier ENCLOSE_JSONL --seed S [--sample N]
+    python -m research.draw_unsettled OPEN_DIR... --earlier ENCLOSE_JSONL --seed S [--sample N]
                                    [--areas LOW-HIGH] [--outcome unsettled] [--exclude DRAWS.jsonl...]
                                    --out FILE.jsonl
 
-The problems are chosen as ``bench.guided_reach`` chooses them (the same
+The problems are chosen as ``research.guided_reach`` chooses them (the same
 filter by outcome and reported area, the same seeded sample), less those
 already listed in the ``--exclude`` files, which are removed before the sample
 so that a fresh draw holds ``--sample`` problems nobody has measured on.  Each
-line of ``--out`` is the earlier run's reading as ``bench.guided_budget
---draws`` and ``bench.guided_reach --earlier`` read it: the file (as found
+line of ``--out`` is the earlier run's reading as ``research.guided_budget
+--draws`` and ``research.guided_reach --earlier`` read it: the file (as found
 under OPEN_DIR, so relative to the current folder if OPEN_DIR is), the
 outcome, the target and the search area's size, and ``draw``, the seed.  No
 positions: the files stay where they are.
@@ -22,7 +22,7 @@ import os
 import sys
 from pathlib import Path
 
-from bench.guided_reach import drawn, reported_problems
+from bench.common import drawn, reported_problems
 
 
 def main(argv=None) -> int:

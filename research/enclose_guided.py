@@ -1,6 +1,6 @@
 """Open-board problems through ``enclose``, unguided and guided by a network: what the guide settles.
 
-    python -m bench.enclose_guided OPEN_DIR... --guide PATH [--sample N] [--seed S] [--max-nodes N]
+    python -m research.enclose_guided OPEN_DIR... --guide PATH [--sample N] [--seed S] [--max-nodes N]
                                    [--earlier ENCLOSE_JSONL --outcome unsettled]
 
 Each sampled problem is enclosed twice (``pipeline.enclose.outcome.enclose_file``,
@@ -27,8 +27,8 @@ import json   # noqa: E402
 import random   # noqa: E402
 import sys   # noqa: E402
 import time   # noqa: E402
-from pathlib import Path   # noqa: E402
 
+from bench.common import open_problems   # noqa: E402
 from model.guide import Guide   # noqa: E402
 from pipeline.enclose.outcome import enclose_file   # noqa: E402
 from pipeline.enclose.command import DEFAULT_MAX_NODES   # noqa: E402
@@ -36,15 +36,6 @@ from solver import DEFAULT_MAX_AREA   # noqa: E402
 
 # what must match where both runs settle a problem
 SAME = ("outcome", "target", "goal", "winning")
-
-
-def open_problems(folders: list[str]) -> dict[str, Path]:
-    """Every ``*.sgf`` under the folders, by its folder's name and its path there."""
-    found = {}
-    for folder in map(Path, folders):
-        for path in sorted(folder.rglob("*.sgf")):
-            found[str(Path(folder.resolve().name) / path.relative_to(folder).with_suffix(""))] = path
-    return found
 
 
 def main(argv=None) -> int:

@@ -1,6 +1,6 @@
 """The move order never changes a verdict: DFS under random move priors against df-pn.
 
-    python -m bench.order_agreement --problems ../shared/sgf-problems [--also DIR...] [--limit N]
+    python -m research.order_agreement --problems ../shared/sgf-problems [--also DIR...] [--limit N]
                                     [--seeds 6] [--max-nodes 300000]
 
 For every problem (those of ``--problems``, then of each ``--also`` folder, at
@@ -18,7 +18,7 @@ import sys
 
 import numpy as np
 
-from bench.solver_bench import load_problems, warm_up
+from bench.common import load_problems, warm_up
 from solver import Solver
 from solver.movegen import MAX_PRIOR_WEIGHT
 
