@@ -2,11 +2,12 @@
 
 The quantization table and the reports both need, for every test record, its
 label, its size (``AS``) and move target next to the predictions of several
-networks (float, 5-bit, ...).  Each record is read once and every network
-sees all its windows, one per stone of the target block: a record's P(safe)
-is the mean over its windows, which is what ``tsumego eval`` answers for a
-position; the move head is read on the first window, whose ``TR`` index the
-record holds.  With ``symmetries``, each record's P(safe) is also averaged
+networks (float, 5-bit, ...); the report also its file name and ``DS``, to
+pick out the problems' root positions, each side moving first.  Each record
+is read once and every network sees all its windows, one per stone of the
+target block: a record's P(safe) is the mean over its windows, which is what
+``tsumego eval`` answers for a position; the move head is read on the first
+window, whose ``TR`` index the record holds.  With ``symmetries``, each record's P(safe) is also averaged
 over its windows under the 8 symmetries of the square (``symmetric``).  A
 network with the end-state head is also scored on every window of the records
 with an end state: how many of their points inside the board it gives the
@@ -39,6 +40,9 @@ class SplitPredictions:
     # network name (those with the end-state head) -> of those points, how many it gives the
     # right class at the end (its most probable one), [N]
     end_state_correct: dict[str, np.ndarray] = field(default_factory=dict)
+    # the subproblem's file name (its content hash), str [N]: how the report finds the roots
+    subproblem: np.ndarray | None = None
+    defender_first: np.ndarray | None = None   # DS, 0/1 [N]
 
     def end_state_accuracy(self, name: str, mask=None) -> float | None:
         """The share of points with an end state (of the records of ``mask``) whose final owner
@@ -76,7 +80,7 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
     from pipeline.progress import progress_bar
 
     (planes,) = {tuple(net.planes) for net in nets.values()}
-    labels = {key: [] for key in ("safe", "available_moves", "move", "problem")}
+    labels = {key: [] for key in ("safe", "available_moves", "move", "problem", "subproblem", "defender_first")}
     probability = {name: [] for name in nets}
     symmetric = {name: [] for name in nets} if symmetries else {}
     best_move = {name: [] for name in nets}
@@ -112,6 +116,8 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
         labels["available_moves"].append(int(record["available_moves"]))
         labels["move"].append(int(record["move"][0]))
         labels["problem"].append(record["problem"].decode())
+        labels["subproblem"].append(record["subproblem"].decode())
+        labels["defender_first"].append(int(record["defender_first"]))
         pending.append(record["planes"])
         counts.append(len(record["planes"]))
         end_states = record["end_state"]
@@ -141,4 +147,6 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
         symmetric={name: joined(parts, np.float32) for name, parts in symmetric.items()},
         end_state_points=np.array(end_state_points, dtype=np.int64),
         end_state_correct={name: joined(parts, np.int64) for name, parts in end_state_correct.items()},
+        subproblem=np.array(labels["subproblem"], dtype=str),
+        defender_first=np.array(labels["defender_first"], dtype=np.int64),
     )

@@ -64,6 +64,7 @@ an unfinished run and how a run goes on with them, :mod:`model.checkpoints`'.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import re
 import uuid
@@ -206,30 +207,21 @@ def chosen_planes(available: list[str], without: str) -> list[str]:
     return planes
 
 
-def run(args) -> int:
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    import keras
-    import tensorflow as tf
+@dataclasses.dataclass
+class Start:
+    """Where a run starts from: the network's options, and with ``--resume`` the finished run
+    lending its weights or the unfinished one going on."""
 
-    from model.dataset import extra_records, make_dataset, split_records
-    from model.folds import extra_problem_overlap
-    from model.network import build_model, compile_model
-    from model.shards import check_shards
-    from pipeline.formats.records import SPLITS, count_problems, read_spec
+    options: NetworkOptions
+    resumed: dict | None = None     # the model.json of a finished run to start from
+    packed: str | None = None       # the packed file it lends its weights from, when it has no Keras model
+    continued: dict | None = None   # the progress.json of an unfinished run to go on with
 
-    check_output_folder(args.out)
-    try:
-        spec = read_spec(args.data)
-    except (OSError, ValueError, KeyError) as exc:
-        raise CommandError(f"{args.data}: cannot read features.json ({exc})") from exc
-    try:
-        planes = chosen_planes(spec["planes"], args.without)
-    except ValueError as exc:
-        raise CommandError(str(exc), code=2) from exc
-    options = network_options(args)
-    resumed = None     # the model.json of a finished run to start from
-    packed = None      # the packed file it lends its weights from, when it has no Keras model
-    continued = None   # the progress.json of an unfinished run to go on with
+
+def starting_point(args, planes: list[str], options: NetworkOptions) -> Start:
+    """``--resume``: the finished run to start from, or the unfinished one to go on with (whose
+    settings ``args`` then takes), checked against the planes the data gives."""
+    resumed = packed = continued = None
     if args.resume:
         try:
             continued = unfinished_run(args.resume)
@@ -268,6 +260,12 @@ def run(args) -> int:
             shape = {key: resumed["options"].get(key, getattr(NetworkOptions(), key))
                      for key in SHAPE_OPTIONS}
             options = NetworkOptions(**{**options.to_dict(), **shape})
+    return Start(options, resumed, packed, continued)
+
+
+def check_run_settings(args, continued: dict | None) -> None:
+    """The validation fraction's default and the combinations ``--keep last`` refuses; an
+    unfinished run in ``--out`` that this one would overwrite."""
     if args.validation_fraction is None:
         args.validation_fraction = 0.0 if args.keep == "last" else DEFAULT_FRACTION
     if args.keep == "last" and args.validation_fraction > 0:
@@ -286,8 +284,35 @@ def run(args) -> int:
             raise CommandError(f"--out {args.out} holds an unfinished run ({there['epochs_done']} epochs "
                                f"done): go on with it with --resume {args.out}, or remove "
                                f"{os.path.join(args.out, CHECKPOINTS)} to train afresh", code=2)
-    keras.utils.set_random_seed(args.seed)
-    tf.config.experimental.enable_op_determinism()
+
+
+@dataclasses.dataclass
+class TrainingData:
+    """The datasets of a run and what they hold."""
+
+    train: object
+    watched: object                  # the held-back problems' records, else the test split
+    test: object
+    records: dict                    # records of each: train, validation, test
+    held_back: list                  # the train split's problems whose loss picks the epoch
+    kept_counts: dict | None         # records of the problems trained on, when some are held back
+    extra_found: list                # (folder, split, records) of each --extra-train folder
+    own: int                         # the data folder's own training records
+    options: NetworkOptions          # the network's, without the end-state head when no record has one
+
+
+def training_data(args, spec: dict, planes: list[str], options: NetworkOptions,
+                  continued: dict | None) -> TrainingData:
+    """Every shard checked, the problems held back chosen (or the unfinished run's), and the
+    datasets made with their sizes told to TensorFlow; a folder lending records of the test
+    split's problems, or an empty test split, is refused."""
+    import tensorflow as tf
+
+    from model.dataset import extra_records, make_dataset, split_records
+    from model.folds import extra_problem_overlap
+    from model.shards import check_shards
+    from pipeline.formats.records import SPLITS, count_problems, read_spec
+
     extra = tuple(args.extra_train)
     extra_splits = EXTRA_SPLITS[args.extra_split]
     distinct_extra = tuple(dict.fromkeys(extra))
@@ -360,7 +385,12 @@ def run(args) -> int:
     if not any(True for _ in test.take(1)):
         raise CommandError(f"{args.data}: the test split is empty, and training is scored on it "
                            "(write the features with a larger --test-fraction)")
+    return TrainingData(train, watched, test, records, held_back, kept_counts, extra_found, own, options)
 
+
+def describe_data(args, spec: dict, planes: list[str], data: TrainingData) -> None:
+    """Print the records a run trains on and what chooses its epoch."""
+    held_back, kept_counts, records, extra_found = data.held_back, data.kept_counts, data.records, data.extra_found
     counts = spec.get("counts", {})
     left_out = [name for name in spec["planes"] if name not in planes]
     print(f"{args.data}: F = {len(planes)} planes"
@@ -380,17 +410,21 @@ def run(args) -> int:
     else:
         print("validation: the test split's loss picks the epoch kept (--validation-fraction 0), "
               "so the test figure took part in the choice")
-    strategy = distribution_strategy()
-    mirrored = isinstance(strategy, tf.distribute.MirroredStrategy)
-    print(f"training on {', '.join(strategy.extended.worker_devices) if mirrored else 'the CPU'}"
-          + (" in mixed precision" if args.mixed_precision else ""))
-    # What model.json holds but the fit's figures, written from the start as the run's progress.
+
+
+def run_spec_of(args, spec: dict, planes: list[str], data: TrainingData, start: Start, strategy) -> dict:
+    """What model.json holds but the fit's figures, written from the start as the run's progress."""
+    counts = spec.get("counts", {})
+    left_out = [name for name in spec["planes"] if name not in planes]
+    extra = tuple(args.extra_train)
+    held_back, kept_counts, records = data.held_back, data.kept_counts, data.records
+    resumed, packed, continued = start.resumed, start.packed, start.continued
     run_spec = {
         "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
-        "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
+        "options": data.options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
         "extra_train": [os.path.abspath(folder) for folder in extra], "extra_split": args.extra_split,
-        "records": {"train": counts.get("written_train") if kept_counts is None else own,
+        "records": {"train": counts.get("written_train") if kept_counts is None else data.own,
                     "validation": records["validation"] if held_back else 0,
                     "test": counts.get("written_test")},
         # whole problems of the train split whose loss picks the epoch (none: the test split's)
@@ -406,6 +440,19 @@ def run(args) -> int:
             run_spec["resumed_from"][-1]["weights"] = os.path.basename(packed)
     elif continued is not None and "resumed_from" in continued:
         run_spec["resumed_from"] = continued["resumed_from"]
+    return run_spec
+
+
+def fit_run(args, planes: list[str], start: Start, data: TrainingData, run_spec: dict, strategy) -> tuple:
+    """Build the network (with the earlier run's weights), fit it and score the test split;
+    (progress, fitted figures)."""
+    import keras
+
+    from model.network import build_model, compile_model
+
+    resumed, packed, continued = start.resumed, start.packed, start.continued
+    options = data.options
+    train, watched, test, held_back = data.train, data.watched, data.test, data.held_back
     limits = FitLimits.from_args(args)
     if continued is not None:
         progress = {**continued, **run_spec}
@@ -436,6 +483,11 @@ def run(args) -> int:
             args.on_interrupt = interrupted_advice(args, continued is not None)
             raise
         fitted.update(test_figures(model, test, fitted, bool(held_back)))
+    return progress, fitted
+
+
+def finish(args, run_spec: dict, progress: dict, fitted: dict, held_back: list) -> None:
+    """Write model.json, drop the unfinished run's files, and print what was trained."""
     summary = {**run_spec, "run": progress["run"], **fitted}
     write_json(os.path.join(args.out, MODEL_SPEC), summary)
     # The run is finished: its progress gives way to model.json.
@@ -452,6 +504,37 @@ def run(args) -> int:
              if "test_end_state_accuracy" in summary else "")
           + f", test loss {summary['test_loss']:.4f} -> "
           f"{os.path.join(args.out, MODEL_FILE)}")
+
+
+def run(args) -> int:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    import keras
+    import tensorflow as tf
+
+    from pipeline.formats.records import read_spec
+
+    check_output_folder(args.out)
+    try:
+        spec = read_spec(args.data)
+    except (OSError, ValueError, KeyError) as exc:
+        raise CommandError(f"{args.data}: cannot read features.json ({exc})") from exc
+    try:
+        planes = chosen_planes(spec["planes"], args.without)
+    except ValueError as exc:
+        raise CommandError(str(exc), code=2) from exc
+    start = starting_point(args, planes, network_options(args))
+    check_run_settings(args, start.continued)
+    keras.utils.set_random_seed(args.seed)
+    tf.config.experimental.enable_op_determinism()
+    data = training_data(args, spec, planes, start.options, start.continued)
+    describe_data(args, spec, planes, data)
+    strategy = distribution_strategy()
+    mirrored = isinstance(strategy, tf.distribute.MirroredStrategy)
+    print(f"training on {', '.join(strategy.extended.worker_devices) if mirrored else 'the CPU'}"
+          + (" in mixed precision" if args.mixed_precision else ""))
+    run_spec = run_spec_of(args, spec, planes, data, start, strategy)
+    progress, fitted = fit_run(args, planes, start, data, run_spec, strategy)
+    finish(args, run_spec, progress, fitted, data.held_back)
     return 0
 
 

@@ -47,8 +47,10 @@ def toy_record(rng, index: int) -> tuple[np.ndarray, int, list[int]]:
     return planes, safe, [move] * windows
 
 
-def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, problems="toy", inverted=()) -> None:
-    """The toy set's records; the splits named in ``inverted`` have every label turned over."""
+def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, problems="toy", inverted=(),
+                      names=None) -> None:
+    """The toy set's records; the splits named in ``inverted`` have every label turned over;
+    ``names(split, i)``, when given, names the subproblem file of each record (else ``{split}{i}.sgf``)."""
     import tensorflow as tf
 
     from pipeline.formats.records import example_bytes, write_spec
@@ -62,7 +64,7 @@ def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, proble
                 safe = 1 - safe if split in inverted else safe
                 writer.write(example_bytes(planes, safe, moves, available_moves=3 + i % 4,
                                            defender_first=i % 2, problem=f"{problems}/{i % 40}",
-                                           subproblem=f"{split}{i}.sgf"))
+                                           subproblem=names(split, i) if names else f"{split}{i}.sgf"))
     # counted as tsumego features counts
     write_spec(folder, PLANES, {"read": sum(counts.values()), "rejected": 0,
                                 **{f"written_{split}": count for split, count in counts.items()}})
@@ -166,7 +168,7 @@ def test_keep_last_trains_on_every_problem_and_keeps_the_last_epoch_whatever_its
     import keras
 
     from model.dataset import make_dataset
-    from model.report import epoch_choice
+    from model.report_markdown import epoch_choice
 
     data = tmp_path / "records"
     data.mkdir()
@@ -261,9 +263,11 @@ def test_the_packed_files_keep_the_accuracy(trained):
 
 
 def test_report_tables_count_every_test_record(trained):
+    from model.report_stats import wilson_interval
+
     _, _, reports = trained
-    for name in ("summary.md", "accuracy_by_size.md", "accuracy_by_size.csv", "accuracy_by_size.png",
-                 "bits.md", "bits.csv", "bits.png", "training.png"):
+    for name in ("summary.md", "summary.json", "accuracy_by_size.md", "accuracy_by_size.csv",
+                 "accuracy_by_size.png", "reliability.png", "bits.md", "bits.csv", "bits.png", "training.png"):
         assert (reports / name).stat().st_size > 0, name
     rows = (reports / "accuracy_by_size.csv").read_text().splitlines()
     header = rows[0].split(",")
@@ -283,6 +287,22 @@ def test_report_tables_count_every_test_record(trained):
     assert len(by_problem) == 40 and sum(int(row["records"]) for row in by_problem) == 200
     mean = sum(float(row["accuracy 5-bit"]) for row in by_problem) / len(by_problem)
     assert f"5-bit {mean:.4f}" in summary
+    # every size's error has its 95% Wilson interval; the toy sizes have 50 records each, enough
+    for size in "3456":
+        row = by_size[size]
+        wrong = round(float(row["error 5-bit"]) * int(row["count"]))
+        assert (float(row["error 5-bit low"]), float(row["error 5-bit high"])) == \
+            tuple(round(bound, 4) for bound in wilson_interval(wrong, int(row["count"])))
+        assert row["note"] == ""
+    # summary.json holds the summary's figures: the accuracy, the mean over problems, the ECE
+    figures = json.loads((reports / "summary.json").read_text())
+    packed = figures["networks"]["packed"]
+    assert figures["records"] == 200 and figures["problems"] == 40 and figures["roots"] is None
+    assert f"| {packed['accuracy']:.4f} |" in summary and f"5-bit {packed['mean_over_problems']:.4f}" in summary
+    assert packed["accuracy_interval"][0] <= packed["accuracy"] <= packed["accuracy_interval"][1]
+    assert sum(row["count"] for row in packed["calibration"]) == 200
+    assert f"| 5-bit | {packed['expected_calibration_error']:.4f} |" in summary
+    assert "No root accuracy: the records do not say" in summary
 
 
 def test_report_leaves_out_the_listed_problems(trained, tmp_path, capsys):
@@ -301,6 +321,44 @@ def test_report_leaves_out_the_listed_problems(trained, tmp_path, capsys):
     assert main(["report", "--model", str(model_dir), "--out", str(tmp_path / "none"),
                  "--exclude-problems", str(tmp_path / "missing.txt")]) == 2
     assert "missing.txt: cannot read the problem list" in capsys.readouterr().err
+
+
+def test_report_finds_the_roots_in_the_trees_beside_the_records(trained, tmp_path):
+    from pipeline.formats.sgf_writer import collection, game_tree
+    from pipeline.formats.subproblem import Subproblem
+    from solver.board import BLACK, WHITE
+
+    _, model_dir, _ = trained
+    run = tmp_path / "run"
+    data, trees = run / "tfrecords", run / "solve-all" / "trees" / "other"
+    data.mkdir(parents=True)
+    trees.mkdir(parents=True)
+    roots = {}   # problem index -> its roots' file names, attacker first then defender first
+    for k in range(40):
+        stones = np.zeros((9, 9), np.int8)
+        stones[k // 9, k % 9] = BLACK
+        sides = [Subproblem(size=9, stones=stones, target=(k % 9, k // 9), to_play=to_play, source=f"other/{k}")
+                 for to_play in (WHITE, BLACK)]
+        (trees / f"{k}.sgf").write_text(collection([game_tree([side.root_node()]) for side in sides]))
+        roots[k] = [side.name() for side in sides]
+    # records 0..19 are roots (of problems 0..19, the side their DS says), the other 40 below them
+    write_toy_records(str(data), counts={"test": 60}, seed=7, problems="other",
+                      names=lambda split, i: roots[i][i % 2] if i < 20 else f"{split}{i}.sgf")
+    reports = tmp_path / "reports"
+    assert main(["report", "--model", str(model_dir), "--data", str(data), "--out", str(reports),
+                 "--no-symmetries"]) == 0
+    figures = json.loads((reports / "summary.json").read_text())
+    assert figures["trees"] == str(run / "solve-all" / "trees")
+    assert figures["roots"] == {"records": 20, "problems": 20, "both_sides": 0}
+    found = figures["networks"]["packed"]["roots"]
+    assert found["attacker_first"]["records"] == found["defender_first"]["records"] == 10
+    assert found["right"] >= 19   # the toy rule is learnt
+    summary = (reports / "summary.md").read_text()
+    assert "Roots: 20 of the records are a problem as given" in summary
+    assert f"| 5-bit | {found['accuracy']:.4f} ({found['right']} of 20) |" in summary
+    # --trees names the folder; one that is not there is refused
+    assert main(["report", "--model", str(model_dir), "--data", str(data), "--out", str(reports),
+                 "--no-symmetries", "--trees", str(tmp_path / "missing")]) == 2
 
 
 def test_report_split_all_scores_every_record_of_a_folder_the_network_never_saw(trained, tmp_path, capsys):

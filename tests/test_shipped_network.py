@@ -54,10 +54,12 @@ def test_report_scores_the_5_bit_network_alone_from_its_folder(copied, tmp_path,
     assert "no bits table (no bits.json)" in out and "no training.png (no history.json)" in out
     assert sorted(path.name for path in reports.iterdir()) == [
         "accuracy_by_problem.csv", "accuracy_by_problem.md",
-        "accuracy_by_size.csv", "accuracy_by_size.md", "accuracy_by_size.png", "summary.md"]
+        "accuracy_by_size.csv", "accuracy_by_size.md", "accuracy_by_size.png", "reliability.png",
+        "summary.json", "summary.md"]
     rows = (reports / "accuracy_by_size.csv").read_text().splitlines()
     # the 5-bit columns alone: no float network was there to score
-    assert rows[0].split(",") == ["size", "count", "error 5-bit", "with move", "wrong moves 5-bit"]
+    assert rows[0].split(",") == ["size", "count", "error 5-bit", "error 5-bit low", "error 5-bit high",
+                                  "with move", "wrong moves 5-bit", "note"]
     total = dict(zip(rows[0].split(","), rows[-1].split(",")))
     assert total["size"] == "all" and int(total["count"]) == 150
     net = NumpyNet.load(str(alone / "model-5bit.tsq"))
@@ -84,8 +86,9 @@ def test_report_adds_the_float_network_when_its_file_is_there(copied, tmp_path):
     assert main(["report", "--model", str(with_float), "--data", str(unseen), "--split", "all",
                  "--out", str(reports), "--no-symmetries"]) == 0
     header = (reports / "accuracy_by_size.csv").read_text().splitlines()[0].split(",")
-    assert header == ["size", "count", "error float", "error 5-bit", "with move", "wrong moves float",
-                      "wrong moves 5-bit"]
+    assert header == ["size", "count", "error float", "error float low", "error float high", "error 5-bit",
+                      "error 5-bit low", "error 5-bit high", "with move", "wrong moves float",
+                      "wrong moves 5-bit", "note"]
     summary = (reports / "summary.md").read_text()
     assert "| float32 |" in summary and "5-bit minus float" in summary
     assert not (reports / "training.png").exists()

@@ -173,9 +173,15 @@ def _games(data: bytes, source: str):
         yield parse_subproblem(sgf_grammar.serialise_game_tree(root_only), source), game.sequence[0], below
 
 
+def root_subproblems(data: bytes, source: str = "<tree>") -> list[Subproblem]:
+    """The subproblem each tree of ``data`` was grown from: the problem with that tree's side
+    moving first (its ``name()`` is its subproblem file's); raises ProblemError naming ``source``."""
+    return [root for root, _, _ in _games(data, source)]
+
+
 def root_positions(data: bytes, source: str = "<tree>") -> list[str]:
     """The position (and who moves first) each tree of ``data`` was grown from."""
-    return [root.position_text() for root, _, _ in _games(data, source)]
+    return [root.position_text() for root in root_subproblems(data, source)]
 
 
 def subproblems_of(data: bytes, source: str = "<tree>") -> Iterator[Subproblem]:
