@@ -15,7 +15,8 @@ ALGO ?= dfs
 TRAIN_EPOCHS ?= 28
 TRAIN_MINUTES ?= 10
 SEED ?= 0
-# The network: dense (dcnn-eval's, the original network) or conv (3×3 convolutions, better on unseen problems).
+# The network: dense (dcnn-eval's, the original network) or conv (3×3 convolutions, better on
+# unseen problems): a named configuration of model/configs.py.
 ARCH ?= dense
 BITS ?= 5
 # Problems written by make generate, and its other options
@@ -110,8 +111,8 @@ EXTRA_OPTIONS := $(foreach dir,$(EXTRA_TRAIN),--extra-train $(dir))
 
 # Train the safety network on $(OUT)/tfrecords (written by make features).
 train: $(STAMP)
-	$(BIN)/tsumego train --data $(OUT)/tfrecords --out $(OUT)/model --minutes $(TRAIN_MINUTES) --seed $(SEED) --architecture $(ARCH) \
-	    --keep last --schedule cosine --epochs $(TRAIN_EPOCHS) $(EXTRA_OPTIONS)
+	$(BIN)/tsumego train --data $(OUT)/tfrecords --out $(OUT)/model --config $(ARCH) --minutes $(TRAIN_MINUTES) \
+	    --seed $(SEED) --epochs $(TRAIN_EPOCHS) $(EXTRA_OPTIONS)
 
 # Accuracy on unseen problems: $(FOLDS) folds of whole problems of $(OUT)/tfrecords,
 # each trained for at most $(TRAIN_MINUTES) minutes (model/cross_validation.py).

@@ -47,6 +47,7 @@ from model.folds import (BALANCES, assign_folds, cached_problem_counts, extra_pr
                          problem_weights, read_together)
 from model.network import options_in_use
 from model.checkpoints import MODEL_SPEC
+from model.configs import apply_config
 from model.train import (EXTRA_SPLITS, add_training_arguments, chosen_planes, network_options,
                          without_idle_end_state_head)
 from pipeline.errors import CommandError
@@ -91,6 +92,7 @@ def run(args) -> int:
     from model.shards import UnreadableShard, check_shards
     from pipeline.formats.records import SPLITS, read_spec
 
+    apply_config(args, args.parser)
     chosen = args.fold if args.fold else list(range(args.folds))
     if any(not 0 <= fold < args.folds for fold in chosen):
         args.parser.error(f"--fold must be in 0..{args.folds - 1}")

@@ -72,6 +72,7 @@ import uuid
 from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, MODEL_SPEC, PROGRESS_FILE,
                                continue_settings, interrupted_advice, read_model_spec, resumable,
                                same_folder, terminate_as_interrupt, unfinished_run, write_json)
+from model.configs import CONFIGS, apply_config
 from model.fit import KEEPS, MODEL_FILE, SCHEDULES, FitLimits, fit
 from model.network import (ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions,
                            layer_names)
@@ -116,6 +117,9 @@ def register(commands) -> None:
 def add_training_arguments(parser) -> None:
     """Options shared with ``tsumego crossval``: the network's shape and the fit's limits."""
     defaults = NetworkOptions()
+    parser.add_argument("--config", choices=sorted(CONFIGS),
+                        help="a named configuration (model/configs.py) whose settings are the "
+                             "defaults of the options below; an option given still wins")
     parser.add_argument("--epochs", type=int, default=200, help="at most this many epochs")
     parser.add_argument("--minutes", type=float, default=0,
                         help="wall-clock budget; training stops after the batch that spends it (0: none)")
@@ -421,6 +425,7 @@ def run_spec_of(args, spec: dict, planes: list[str], data: TrainingData, start: 
     resumed, packed, continued = start.resumed, start.packed, start.continued
     run_spec = {
         "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
+        "config": getattr(args, "config", None),
         "options": data.options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
         "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
         "extra_train": [os.path.abspath(folder) for folder in extra], "extra_split": args.extra_split,
@@ -513,6 +518,7 @@ def run(args) -> int:
 
     from pipeline.formats.records import read_spec
 
+    apply_config(args, args.parser)
     check_output_folder(args.out)
     try:
         spec = read_spec(args.data)

@@ -1,0 +1,33 @@
+"""Named network configurations: the recipes ``make train`` and ``make network`` train, by name.
+
+``tsumego train --config NAME`` (and ``crossval``) takes a configuration's
+settings as its defaults: an option given on the command line still wins.
+The recipe of a network then lives here, in one place, rather than as
+flags spread over the Makefile, and ``model.json`` records the name.
+
+- ``dense``, ``conv``: ``make train``'s (``ARCH``): a cosine schedule over 28
+  epochs on every train problem, the last epoch kept (RESULTS.md, "make train
+  keeps the last epoch").
+- ``conv-books``: ``make network``'s first run, the shipped network's shape
+  (64 planes, 3 blocks), 11 cosine epochs; ``conv-books-longer``, its
+  second run from there, 8 more epochs from a learning rate of 0.00035
+  (model/networks/conv-books/README.md).
+"""
+from __future__ import annotations
+
+CONFIGS: dict[str, dict] = {
+    "dense": {"architecture": "dense", "schedule": "cosine", "epochs": 28, "keep": "last"},
+    "conv": {"architecture": "conv", "schedule": "cosine", "epochs": 28, "keep": "last"},
+    "conv-books": {"architecture": "conv", "channels": 64, "blocks": 3, "schedule": "cosine", "epochs": 11},
+    "conv-books-longer": {"schedule": "cosine", "epochs": 8, "learning_rate": 0.00035},
+}
+
+
+def apply_config(args, parser) -> None:
+    """Set ``args.config``'s settings on every option the command line left at its default
+    (``crossval`` has no ``--keep``: a setting of an option the command lacks is passed over)."""
+    if getattr(args, "config", None) is None:
+        return
+    for name, value in CONFIGS[args.config].items():
+        if hasattr(args, name) and getattr(args, name) == parser.get_default(name):
+            setattr(args, name, value)
