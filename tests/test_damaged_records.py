@@ -10,7 +10,7 @@ from model import fit
 from model.shards import UnreadableShard, check_shards
 from pipeline.cli import main
 from pipeline.formats.records import SPLITS, read_spec
-from tests.test_model import TOY_OPTIONS, write_toy_records
+from tests.toy_network import TOY_OPTIONS, write_toy_records
 
 COUNTS = {"train": 200, "test": 60}
 SHARD = {split: f"{split}-00000-of-00001.tfrecord.gz" for split in SPLITS}

@@ -24,7 +24,7 @@ from pipeline.formats.subproblem import Subproblem, parse_subproblem
 from pipeline.planes.windows import labelled_windows
 from pipeline.symmetries import transform, transform_point
 from solver.board import BLACK, EMPTY, WHITE
-from tests.test_model import PLANES, PROBLEM_FILES, toy_record
+from tests.toy_network import PLANES, PROBLEM_FILES, toy_record
 
 GLYPH = {".": EMPTY, "X": BLACK, "O": WHITE, "x": BLACK, "o": WHITE}
 # A white corner group (the target, o) walled in by black, and the board once the

@@ -26,7 +26,7 @@ from pipeline.formats.records import WINDOW
 from pipeline.formats.subproblem import load_subproblem
 from solver.board import BLACK, WHITE
 from solver.coordinates import parse_go_point
-from tests.test_model import PROBLEM_FILES, _eight_images, meta_for, packed_for_current_planes, small_model
+from tests.toy_network import PROBLEM_FILES, eight_images, meta_for, packed_for_current_planes, small_model
 
 KILL, LIVE = PROBLEM_FILES
 QUESTION = "White to play: is the black group at M3 safe?"
@@ -295,7 +295,7 @@ def test_eval_reads_problem_sgfs_and_draws_them(tmp_path, capsys):
     assert main(["eval", "--model", str(tmp_path / "net.tsq"), "--json", files[0]]) == 0   # the default
     row = json.loads(capsys.readouterr().out)
     windows, _ = subproblem_windows(load_subproblem(files[0]))
-    expected = np.mean([net.evaluate(np.ascontiguousarray(w))[0].mean() for w in _eight_images(windows)])
+    expected = np.mean([net.evaluate(np.ascontiguousarray(w))[0].mean() for w in eight_images(windows)])
     assert row["safe"] == pytest.approx(float(expected), abs=1e-4)
 
 

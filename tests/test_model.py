@@ -1,73 +1,16 @@
-"""The network, its packed low-bit form and the numpy evaluator.
-
-Training, quantization and the report run once on a toy set of records
-written through the real schema (``pipeline.formats.records``): whether a target is
-safe is told by a 3×3 block of ones at the window's centre in one plane
-(a lone centre stone means unsafe), and the ``TR`` move is the one point set in
-another plane, so a network that learns anything must learn both.
-"""
+"""Training and the report, run once on the toy set of records (tests/toy_network.py)."""
 import csv
 import json
 import os
-import struct
 
 import numpy as np
 import pytest
 
-from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_names, options_in_use
 from model.numpy_net import NumpyNet
-from model.packed import FLOAT_BITS, dequantize, pack_codes, read_packed, unpack, unpack_codes
-from model.quantize import DEFAULT_SCHEME, SCHEMES, model_tensors, pack, quantize_tensor
+from model.packed import FLOAT_BITS, read_packed
+from model.quantize import DEFAULT_SCHEME, SCHEMES
 from pipeline.cli import main
-from pipeline.formats.records import WINDOW
-
-PLANES = ["ones", "move_marker", "eye_block", "noise"]
-NEIGHBOURS = [(-1, 0), (1, 0), (0, -1), (0, 1)]
-TOY_OPTIONS = ["--width", "48", "--batch-size", "32", "--seed", "3", "--move-weight", "1",
-               "--learning-rate", "0.003"]
-
-
-def toy_record(rng, index: int) -> tuple[np.ndarray, int, list[int]]:
-    """One record of the toy set: ``(planes [S, 11, 11, F], safe, moves)``."""
-    windows = int(rng.integers(1, 4))
-    safe = int(rng.random() < 0.5)
-    planes = np.zeros((windows, WINDOW, WINDOW, len(PLANES)), np.uint8)
-    planes[..., 0] = 1
-    planes[..., 3] = rng.random((windows, WINDOW, WINDOW)) < 0.3
-    centre = WINDOW // 2
-    if safe:
-        planes[:, centre - 1:centre + 2, centre - 1:centre + 2, 2] = 1
-    else:
-        planes[:, centre, centre, 2] = 1
-    move = -1
-    if index % 3:
-        row, col = NEIGHBOURS[int(rng.integers(0, 4))]
-        move = (centre + row) * WINDOW + centre + col
-        planes[:, centre + row, centre + col, 1] = 1
-    return planes, safe, [move] * windows
-
-
-def write_toy_records(folder, counts={"train": 600, "test": 200}, seed=0, problems="toy", inverted=(),
-                      names=None) -> None:
-    """The toy set's records; the splits named in ``inverted`` have every label turned over;
-    ``names(split, i)``, when given, names the subproblem file of each record (else ``{split}{i}.sgf``)."""
-    import tensorflow as tf
-
-    from pipeline.formats.records import example_bytes, write_spec
-
-    rng = np.random.default_rng(seed)
-    for split, count in counts.items():
-        path = os.path.join(folder, f"{split}-00000-of-00001.tfrecord.gz")
-        with tf.io.TFRecordWriter(path, options="ZLIB") as writer:
-            for i in range(count):
-                planes, safe, moves = toy_record(rng, i)
-                safe = 1 - safe if split in inverted else safe
-                writer.write(example_bytes(planes, safe, moves, available_moves=3 + i % 4,
-                                           defender_first=i % 2, problem=f"{problems}/{i % 40}",
-                                           subproblem=names(split, i) if names else f"{split}{i}.sgf"))
-    # counted as tsumego features counts
-    write_spec(folder, PLANES, {"read": sum(counts.values()), "rejected": 0,
-                                **{f"written_{split}": count for split, count in counts.items()}})
+from tests.toy_network import PLANES, TOY_OPTIONS, eight_images, write_toy_records
 
 
 @pytest.fixture(scope="module")
@@ -380,6 +323,7 @@ def test_report_split_all_scores_every_record_of_a_folder_the_network_never_saw(
                  "--out", str(reports)]) == 2
     assert "the network was trained on its records" in capsys.readouterr().err
 
+
 def test_a_record_is_scored_on_the_mean_over_its_windows(trained):
     from model.dataset import whole_records
     from model.predictions import predict_split
@@ -396,12 +340,6 @@ def test_a_record_is_scored_on_the_mean_over_its_windows(trained):
                                                        for r in records]
 
 
-def _eight_images(windows: np.ndarray) -> list[np.ndarray]:
-    """The windows ``[S, 11, 11, F]`` turned and mirrored with numpy, independently of the tables."""
-    turned = [np.rot90(windows, k, axes=(1, 2)) for k in range(4)]
-    return turned + [np.swapaxes(w, 1, 2) for w in turned]
-
-
 def test_a_record_can_be_scored_over_the_8_symmetries_of_its_windows(trained):
     from model.dataset import whole_records
     from model.predictions import predict_split
@@ -411,24 +349,11 @@ def test_a_record_can_be_scored_over_the_8_symmetries_of_its_windows(trained):
     predictions = predict_split(str(data), "test", {"float": net}, batch_windows=50, symmetries=True)
     records = list(whole_records(str(data), "test"))
     expected = [np.mean([net.evaluate(np.ascontiguousarray(w))[0].mean()
-                         for w in _eight_images(r["planes"])]) for r in records]
+                         for w in eight_images(r["planes"])]) for r in records]
     assert np.allclose(predictions.symmetric["float"], expected, atol=1e-6)
     plain = [net.evaluate(r["planes"])[0].mean() for r in records]
     assert np.allclose(predictions.probability["float"], plain, atol=1e-6)
     assert not np.allclose(expected, plain, atol=1e-4)   # the toy net is not symmetric by itself
-
-
-def test_the_window_symmetries_are_the_8_of_the_square():
-    from pipeline.symmetries import INVERSE_SYMMETRIES, SYMMETRIES, turn
-
-    assert np.array_equal(SYMMETRIES[0], np.arange(121))
-    assert len({row.tobytes() for row in SYMMETRIES}) == 8
-    assert all(np.array_equal(np.sort(row), np.arange(121)) for row in SYMMETRIES)
-    assert all(np.array_equal(row[inverse], np.arange(121))
-               for row, inverse in zip(SYMMETRIES, INVERSE_SYMMETRIES))
-    windows = np.random.default_rng(3).integers(0, 2, (2, 11, 11, 3), dtype=np.uint8)
-    images = {turn(windows, s).tobytes() for s in range(8)}
-    assert images == {np.ascontiguousarray(w).tobytes() for w in _eight_images(windows)}
 
 
 def test_an_empty_test_split_is_an_error_not_a_crash(trained, tmp_path, capsys):
@@ -545,240 +470,6 @@ def test_planes_left_out_are_left_out_of_training_packing_and_reports(trained, t
     capsys.readouterr()
     assert main(["train", "--data", str(data), "--out", str(tmp_path / "bad"), "--without", "ladders"]) == 2
     assert "--without: 'ladders' is neither a plane of the records nor a plane group" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("bits", range(2, 9))
-@pytest.mark.parametrize("scheme", SCHEMES)
-def test_dequantized_weights_stay_within_half_a_step(bits, scheme):
-    weights = np.random.default_rng(bits).normal(0, 0.05, (300, 70)).astype(np.float32)
-    weights[0, 0] = 0.6  # an outlier, which the clip scheme may cut off
-    weights[1, 1] = 0.0
-    codes, low, scale = quantize_tensor(weights, bits, scheme)
-    assert codes.max() < 2 ** bits and codes.shape == weights.shape
-    back = dequantize(codes, low, scale)
-    assert back[1, 1] == 0.0   # zero is a level
-    # per-tensor ranges are scalars, per-unit ones hold one value per column
-    low, scale = (np.broadcast_to(np.asarray(v, np.float32), weights.shape) for v in (low, scale))
-    if scheme == "channel":
-        assert len(np.unique(scale[0])) > 1
-    high = low + scale * (2 ** bits - 1)
-    tolerance = scale / 2 + 1e-7
-    inside = (weights >= low) & (weights <= high)
-    assert np.all((np.abs(back - weights) <= tolerance)[inside])
-    if scheme == "minmax":
-        # the range moved by at most half a step: the ends are within half a step too
-        assert np.all(np.abs(back - weights) <= tolerance)
-    else:
-        # Clipped weights read back as the nearest end of the range.
-        assert np.all((np.abs(back - np.clip(weights, low, high)) <= tolerance)[~inside])
-
-
-@pytest.mark.parametrize("bits", range(2, 9))
-@pytest.mark.parametrize("scheme", SCHEMES)
-def test_zero_weights_read_back_as_zero_whatever_the_range(bits, scheme):
-    # Thousands of zero weights feeding one unit: any offset on zero would add up.
-    weights = np.zeros((3000, 4), np.float32)
-    weights[:2] = [[0.9, -0.37, 0.05, -1.3], [-0.2, 0.61, -0.4, 0.3]]
-    back = dequantize(*quantize_tensor(weights, bits, scheme))
-    assert np.all(back[2:] == 0.0)
-    assert np.ones(3000, np.float32) @ back[:, 0] == pytest.approx(back[0, 0] + back[1, 0])
-
-
-def test_clipping_lowers_the_squared_error_at_low_bits():
-    weights = np.random.default_rng(1).standard_t(3, (200, 200)).astype(np.float32)
-    errors = {scheme: np.square(dequantize(*quantize_tensor(weights, 3, scheme)) - weights).sum()
-              for scheme in SCHEMES}
-    assert errors["clip"] < 0.7 * errors["minmax"]
-
-
-def test_per_unit_ranges_lower_the_error_when_units_differ_in_scale():
-    # units whose weights span a hundredfold range of sizes, as trained kernels' do in part
-    sizes = np.geomspace(0.01, 1.0, 64, dtype=np.float32)
-    weights = np.random.default_rng(2).normal(0, 1, (500, 64)).astype(np.float32) * sizes
-    errors = {scheme: np.square(dequantize(*quantize_tensor(weights, 5, scheme)) - weights).sum(axis=0)
-              for scheme in ("clip", "channel")}
-    assert errors["channel"].sum() < 0.5 * errors["clip"].sum()
-    # the small units gain most: one range for all gave them the steps of the largest
-    assert np.all(errors["channel"][:16] < 0.1 * errors["clip"][:16])
-
-
-@pytest.mark.parametrize("bits", [1, 2, 3, 5, 7, 8, 11])
-def test_bit_packing_round_trips(bits):
-    codes = np.random.default_rng(bits).integers(0, 2 ** bits, 1001).astype(np.uint16)
-    data = pack_codes(codes, bits)
-    assert len(data) == (1001 * bits + 7) // 8
-    assert np.array_equal(unpack_codes(data, bits, 1001), codes)
-    with pytest.raises(ValueError):
-        pack_codes(np.array([2 ** bits]), bits)
-
-
-def small_model(num_planes=len(PLANES), blocks=2, seed=5, dropout=0.0, architecture="dense"):
-    import keras
-    keras.utils.set_random_seed(seed)
-    return build_model(num_planes, NetworkOptions(architecture=architecture, width=40, channels=6,
-                                                  blocks=blocks, dropout=dropout))
-
-
-def meta_for(blocks: int, architecture: str = "dense") -> dict:
-    shape = {"channels": 6} if architecture == "conv" else {"width": 40}
-    return {"planes": PLANES, "window": WINDOW, "architecture": architecture, "blocks": blocks, **shape}
-
-
-@pytest.mark.parametrize("scheme", SCHEMES)
-def test_packed_file_round_trips_and_is_deterministic(tmp_path, scheme):
-    tensors = model_tensors(small_model())
-    blob = pack(tensors, 5, meta_for(2), scheme)
-    assert blob == pack(tensors, 5, meta_for(2), scheme)
-    path = tmp_path / "net.tsq"
-    path.write_bytes(blob)
-    header, back = read_packed(str(path))
-    assert header["bits"] == 5 and header["planes"] == PLANES and header["blocks"] == 2
-    assert header["scheme"] == scheme
-    assert [entry["name"] for entry in header["tensors"]] == [name for name, _ in tensors]
-    for name, array in tensors:
-        if name.endswith("/bias"):
-            assert np.array_equal(back[name], array)
-        else:
-            assert np.array_equal(back[name], dequantize(*quantize_tensor(array, 5, scheme)))
-    _, exact = unpack(pack(tensors, FLOAT_BITS, meta_for(2)))
-    assert all(np.array_equal(exact[name], array) for name, array in tensors)
-
-
-@pytest.mark.parametrize("architecture", ARCHITECTURES)
-def test_bias_correction_keeps_each_units_mean_over_the_sample(architecture):
-    from model.numpy_net import linear, trace
-
-    tensors = model_tensors(small_model(architecture=architecture))
-    windows = np.random.default_rng(4).integers(0, 2, (500, 11, 11, len(PLANES))).astype(np.uint8)
-    meta = meta_for(2, architecture)
-    exact = dict(tensors)
-    header, plain = unpack(pack(tensors, 3, meta, "channel"))
-    corrected_header, corrected = unpack(pack(tensors, 3, meta, "channel", windows))
-    assert corrected_header["bias_correction_windows"] == 500 and "bias_correction_windows" not in header
-    names = layer_names(2, architecture)
-
-    def unit_means(inputs, kernel, bias):
-        out = linear(inputs, kernel, bias)
-        return out.reshape(-1, out.shape[-1]).mean(axis=0)
-
-    def mean_shifts(tensors_back):
-        layers = {n: (tensors_back[f"{n}/kernel"], tensors_back[f"{n}/bias"]) for n in names}
-        exact_layers = {n: (exact[f"{n}/kernel"], exact[f"{n}/bias"]) for n in names}
-        quantized_inputs = trace(layers, windows, architecture, 2)[0]
-        exact_inputs = trace(exact_layers, windows, architecture, 2)[0]
-        return [np.abs(unit_means(q_in, *layers[n]) - unit_means(e_in, *exact_layers[n])).max()
-                for n, q_in, e_in in zip(names, quantized_inputs, exact_inputs)]
-
-    assert max(mean_shifts(corrected)) < 1e-4 < max(mean_shifts(plain))
-    assert all(np.array_equal(corrected[f"{n}/kernel"], plain[f"{n}/kernel"]) for n in names)
-
-
-def test_a_format_1_file_reads_as_before():
-    # format 1 had per-tensor ranges only, without the "ranges" key
-    blob = pack(model_tensors(small_model()), 5, meta_for(2), "clip")
-    (length,) = struct.unpack("<I", blob[4:8])
-    header = json.loads(blob[8:8 + length])
-    header["format"] = 1
-    for entry in header["tensors"]:
-        entry.pop("ranges", None)
-    head = json.dumps(header, sort_keys=True, separators=(",", ":")).encode()
-    old = blob[:4] + struct.pack("<I", len(head)) + head + blob[8 + length:]
-    _, expected = unpack(blob)
-    _, back = unpack(old)
-    assert all(np.array_equal(back[name], expected[name]) for name in expected)
-
-
-def test_a_damaged_packed_file_is_named_in_the_error(tmp_path):
-    blob = pack(model_tensors(small_model()), 5, meta_for(2))
-    path = tmp_path / "cut.tsq"
-    path.write_bytes(blob[:-100])
-    with pytest.raises(ValueError, match="cut.tsq: truncated"):
-        read_packed(str(path))
-    path.write_bytes(b"PK" + blob[2:])
-    with pytest.raises(ValueError, match="cut.tsq: not a packed network"):
-        read_packed(str(path))
-
-
-@pytest.mark.parametrize("architecture, blocks, dropout",
-                         [("dense", 1, 0.0), ("dense", 2, 0.0), ("dense", 2, 0.5),
-                          ("conv", 1, 0.0), ("conv", 2, 0.5)])
-def test_numpy_evaluator_equals_keras(architecture, blocks, dropout):
-    # Dropout acts in training only: a network trained with it is evaluated as one without.
-    keras_model = small_model(blocks=blocks, dropout=dropout, architecture=architecture)
-    boards = (np.random.default_rng(0).random((64, WINDOW, WINDOW, len(PLANES))) < 0.4).astype(np.float32)
-    tensors = model_tensors(keras_model)
-    assert [name for name, _ in tensors] == [f"{layer}/{part}" for layer in layer_names(blocks, architecture)
-                                             for part in ("kernel", "bias")]
-
-    expected = keras_model(boards)
-    safe, move = NumpyNet(*unpack(pack(tensors, FLOAT_BITS, meta_for(blocks, architecture)))).evaluate(boards)
-    np.testing.assert_allclose(safe, expected["safe"].numpy()[:, 0], atol=1e-5)
-    np.testing.assert_allclose(move, expected["move"].numpy(), atol=1e-5)
-
-    # The 5-bit file against Keras running the same dequantized weights.
-    header, dequantized = unpack(pack(tensors, 5, meta_for(blocks, architecture)))
-    for name in layer_names(blocks, architecture):
-        keras_model.get_layer(name).set_weights([dequantized[f"{name}/kernel"], dequantized[f"{name}/bias"]])
-    expected = keras_model(boards)
-    safe, move = NumpyNet(header, dequantized).evaluate(boards)
-    np.testing.assert_allclose(safe, expected["safe"].numpy()[:, 0], atol=1e-5)
-    np.testing.assert_allclose(move, expected["move"].numpy(), atol=1e-5)
-
-
-@pytest.mark.parametrize("architecture", ["dense", "conv"])
-def test_keras_scoring_equals_the_numpy_evaluator(architecture, monkeypatch):
-    from model import keras_net
-
-    monkeypatch.setattr(keras_net, "BATCH", 24)   # 64 boards: three calls, the last one short
-    keras_model = small_model(blocks=2, architecture=architecture)
-    boards = (np.random.default_rng(1).random((64, WINDOW, WINDOW, len(PLANES))) < 0.4).astype(np.float32)
-    numpy_net = NumpyNet(*unpack(pack(model_tensors(keras_model), FLOAT_BITS, meta_for(2, architecture))))
-    scorer = keras_net.KerasNet(keras_model, numpy_net.planes)
-
-    safe, move = scorer.evaluate(boards)
-    expected_safe, expected_move = numpy_net.evaluate(boards)
-    assert safe.shape == (64,) and move.shape == (64, WINDOW * WINDOW)
-    np.testing.assert_allclose(safe, expected_safe, atol=1e-5)
-    np.testing.assert_allclose(move, expected_move, atol=1e-5)
-    np.testing.assert_allclose(scorer.safe_over_symmetries(boards, safe),
-                               numpy_net.safe_over_symmetries(boards, expected_safe), atol=1e-5)
-
-
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PROBLEM_FILES = [os.path.join(REPOSITORY, "sgf-problems", "eye-shapes", name)
-                 for name in ("bent-three-corner-kill.sgf", "bulky-five-corner-live.sgf")]
-
-
-def packed_for_current_planes(path, bits=5):
-    """A seeded random network over the planes this code computes, packed to ``path``."""
-    from pipeline.planes import plane_names
-
-    names = plane_names()
-    keras_model = small_model(num_planes=len(names), blocks=1)
-    path.write_bytes(pack(model_tensors(keras_model), bits,
-                          {"planes": names, "window": WINDOW, "width": 40, "blocks": 1}))
-    return NumpyNet.load(str(path))
-
-
-def test_the_numpy_evaluator_does_not_import_tensorflow():
-    import subprocess
-    import sys
-
-    code = ("import sys, model.numpy_net; "
-            "print(sorted(m for m in ('tensorflow', 'keras') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    assert out.stdout.strip() == "[]"
-
-
-def test_the_options_in_use_leave_out_the_shape_option_the_architecture_ignores():
-    conv = NetworkOptions(architecture="conv", channels=16, blocks=3).to_dict()
-    assert options_in_use(conv) == {key: value for key, value in conv.items() if key != "width"}
-    dense = NetworkOptions(width=64).to_dict()
-    assert options_in_use(dense) == {key: value for key, value in dense.items() if key != "channels"}
-    # runs from before the conv architecture have neither option and were dense
-    old = {key: value for key, value in dense.items() if key not in ("architecture", "channels")}
-    assert options_in_use(old) == old
 
 
 def test_training_in_a_log_says_where_it_is_within_an_epoch():

@@ -2,7 +2,7 @@
 import pytest
 
 from pipeline.cli import main
-from tests.test_model import PROBLEM_FILES, packed_for_current_planes
+from tests.toy_network import PROBLEM_FILES, packed_for_current_planes
 
 
 def folder_commands(tmp_path) -> dict[str, list[str]]:

@@ -12,7 +12,7 @@ import pytest
 
 from model import train
 from pipeline.cli import main
-from test_model import TOY_OPTIONS, write_toy_records
+from toy_network import TOY_OPTIONS, write_toy_records
 
 
 @pytest.fixture(scope="module")

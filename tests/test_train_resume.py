@@ -17,7 +17,7 @@ import pytest
 from model import checkpoints, fit
 from model.fit_interrupts import interrupts_between_batches
 from pipeline.cli import main
-from tests.test_model import PLANES, TOY_OPTIONS, write_toy_records
+from tests.toy_network import PLANES, TOY_OPTIONS, write_toy_records
 
 ROOT = Path(__file__).resolve().parents[1]
 
