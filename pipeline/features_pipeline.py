@@ -15,9 +15,18 @@ Buckets keep every group small: grouping a whole shard at once (hundreds of
 MB a key) lost records in Beam's multi-processing runner.  Once the run is
 over, the records in the shards are counted from the files (not from Beam's
 metrics, which some runners do not report) and the run fails, saying so,
-unless they and the dead letters account for every file read.  Shards are written through TensorFlow's ZLIB
-``TFRecordWriter``, which is what ``TFRecordDataset(...,
+unless they and the dead letters account for every file read.  Shards are
+ZLIB TFRecord files, byte for byte as TensorFlow's ``TFRecordWriter`` writes
+them (:mod:`pipeline.formats.tfrecord`), which is what ``TFRecordDataset(...,
 compression_type="ZLIB")`` reads.
+
+What a subproblem costs outside its planes is kept small, since there are
+hundreds of thousands of them (``bench/features_bench.py`` measures the stage
+end to end): the files travel as chunks of names (:data:`CHUNK` a Beam
+element, not one each), the stage's own files are read without sgfmill
+(:func:`pipeline.formats.subproblem.read_written_subproblem`), records are
+serialised without TensorFlow, which the stage never loads, and zstd (which
+Beam itself requires) packs them for the shuffle.
 """
 from __future__ import annotations
 
@@ -32,14 +41,15 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 import apache_beam as beam
-from apache_beam.io import fileio
+import zstandard
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
 from pipeline.beam import running, storage
-from pipeline.formats.records import SPEC_FILE, SPLITS, example_bytes, write_spec
+from pipeline.formats.records import SPEC_FILE, SPLITS, example_bytes, spec_text
 from pipeline.formats.subproblem import parse_subproblem
+from pipeline.formats.tfrecord import ZlibRecordWriter
 from pipeline.planes import plane_names
 from pipeline.planes.windows import labelled_windows
 from pipeline.progress import PolledBar, WorkerTally, tally_of
@@ -53,6 +63,9 @@ COUNTER_NAMESPACE = "features"
 # Records of a shard are grouped in this many buckets (a few MB each at a million records).
 BUCKETS = 64
 PART_MARK = ".part-"
+# Subproblem files one Beam element names: a file each cost more in Beam's bookkeeping
+# than reading it; a few hundred still spread over the workers.
+CHUNK = 256
 
 
 @dataclass(frozen=True)
@@ -98,7 +111,7 @@ def shard_path(out: str, split: str, shard: int, shards: int) -> str:
 
 
 def part_path(out: str, split: str, shard: int, shards: int, bucket: int) -> str:
-    """A bucket's records before they join their shard: zlib-compressed examples, each after its uint32 length."""
+    """A bucket's records before they join their shard: zstd-compressed examples, each after its uint32 length."""
     return f"{shard_path(out, split, shard, shards)}{PART_MARK}{bucket:05d}"
 
 
@@ -143,10 +156,24 @@ def _reason(exc: Exception) -> str:
     return str(exc) if isinstance(exc, RejectedSubproblem) else reason_of(exc)
 
 
-class ToRecord(beam.DoFn):
-    """A matched subproblem file in; out, keyed by (split, shard, bucket), its (name, compressed
-    example), or a tagged ``dead`` letter (a JSON line) when it cannot become a record, or a
-    tagged ``left_out`` line when its problem is excluded.
+def file_chunks(pattern: str, size: int = CHUNK):
+    """The paths of the files ``pattern`` matches, sorted, in lists of ``size``."""
+    paths = sorted(metadata.path for metadata in FileSystems.match([pattern])[0].metadata_list)
+    for start in range(0, len(paths), size):
+        yield paths[start:start + size]
+
+
+def read_file(path: str, filesystem=None) -> bytes:
+    """The bytes of a file; ``filesystem``, Beam's for the path, when the caller has it at hand."""
+    opened = (filesystem or FileSystems).open(path, compression_type=CompressionTypes.UNCOMPRESSED)
+    with opened as f:
+        return f.read()
+
+
+class ToRecords(beam.DoFn):
+    """A chunk of subproblem files' paths in; out, for each file, keyed by (split, shard,
+    bucket), its (name, compressed example), or a tagged ``dead`` letter (a JSON line) when
+    it cannot become a record, or a tagged ``left_out`` line when its problem is excluded.
 
     With ``tally_folder`` (a local folder) each worker keeps there the count of
     files it has read, for a progress bar (:class:`pipeline.progress.WorkerTally`).
@@ -159,8 +186,12 @@ class ToRecord(beam.DoFn):
         self.rejected = Metrics.counter(COUNTER_NAMESPACE, "rejected")
         self.written = {split: Metrics.counter(COUNTER_NAMESPACE, f"written_{split}") for split in SPLITS}
         self.tally = None
+        self.compress = None
 
     def setup(self):
+        # Windows are mostly zeros: compressed, a record is ~35 times smaller
+        # while the shuffle into shards holds it.
+        self.compress = zstandard.ZstdCompressor().compress
         if self.tally_folder is not None:
             self.tally = WorkerTally(self.tally_folder)
 
@@ -168,31 +199,36 @@ class ToRecord(beam.DoFn):
         if self.tally is not None:
             self.tally.flush()
 
-    def process(self, readable):
-        path = readable.metadata.path
-        self.read.inc()
-        if self.tally is not None:
-            self.tally.add()
-        try:
-            split, shard, name, problem, example = record_of(path, readable.read(), self.settings)
-        except ExcludedProblem as exc:
-            yield beam.pvalue.TaggedOutput("left_out", json.dumps(
-                {"file": path, "problem": str(exc), "reason": "its problem is excluded (--exclude-problems)"},
-                sort_keys=True))
-            return
-        except Exception as exc:   # whatever the file holds, it is a dead letter, never the end of the run
-            self.rejected.inc()
-            yield beam.pvalue.TaggedOutput("dead", json.dumps({"file": path, "reason": _reason(exc)},
-                                                              sort_keys=True))
-            return
-        self.written[split].inc()
-        # Windows are mostly zeros: compressed, a record is ~35 times
-        # smaller while the shuffle into shards holds it.
-        record = (split, shard, bucket_of(name)), (name, zlib.compress(example, 1))
-        if self.settings.max_per_problem:
-            yield beam.pvalue.TaggedOutput("capped", (problem, (sample_rank(name, self.settings.seed), path, record)))
-        else:
-            yield record
+    def process(self, paths):
+        written = dict.fromkeys(SPLITS, 0)
+        rejected = 0
+        filesystem = FileSystems.get_filesystem(paths[0]) if paths else None   # one glob's: one filesystem
+        for path in paths:
+            if self.tally is not None:
+                self.tally.add()
+            try:
+                split, shard, name, problem, example = record_of(path, read_file(path, filesystem), self.settings)
+            except ExcludedProblem as exc:
+                yield beam.pvalue.TaggedOutput("left_out", json.dumps(
+                    {"file": path, "problem": str(exc), "reason": "its problem is excluded (--exclude-problems)"},
+                    sort_keys=True))
+                continue
+            except Exception as exc:   # whatever the file holds, it is a dead letter, never the end of the run
+                rejected += 1
+                yield beam.pvalue.TaggedOutput("dead", json.dumps({"file": path, "reason": _reason(exc)},
+                                                                  sort_keys=True))
+                continue
+            written[split] += 1
+            record = (split, shard, bucket_of(name)), (name, self.compress(example))
+            if self.settings.max_per_problem:
+                yield beam.pvalue.TaggedOutput("capped",
+                                               (problem, (sample_rank(name, self.settings.seed), path, record)))
+            else:
+                yield record
+        self.read.inc(len(paths))
+        self.rejected.inc(rejected)
+        for split, count in written.items():
+            self.written[split].inc(count)
 
 
 def sample_rank(name: str, seed: int) -> str:
@@ -232,21 +268,23 @@ class JoinParts(beam.DoFn):
         self.settings = settings
         self.in_shards = {split: Metrics.counter(COUNTER_NAMESPACE, f"in_shards_{split}")
                           for split in SPLITS}
+        self.decompress = None
+
+    def setup(self):
+        self.decompress = zstandard.ZstdDecompressor().decompress
 
     def process(self, keyed):
-        import tensorflow as tf   # loaded by the workers that write shards, not by those computing windows
-
         (split, shard), parts = keyed
         shards = self.settings.shards(split)
-        options = tf.io.TFRecordOptions(compression_type="ZLIB")
-        with tf.io.TFRecordWriter(shard_path(self.out, split, shard, shards), options) as writer:
+        # (uncompressed: the name ends in .gz, but the stream is zlib's, which the writer makes)
+        with FileSystems.create(shard_path(self.out, split, shard, shards),
+                                compression_type=CompressionTypes.UNCOMPRESSED) as f, ZlibRecordWriter(f) as writer:
             for bucket, count in sorted(part for part in parts if part is not None):
-                with FileSystems.open(part_path(self.out, split, shard, shards, bucket)) as f:
-                    data = f.read()
+                data = read_file(part_path(self.out, split, shard, shards, bucket))
                 offset = 0
                 for _ in range(count):
                     (length,) = struct.unpack_from("<I", data, offset)
-                    writer.write(zlib.decompress(data[offset + 4:offset + 4 + length]))
+                    writer.write(self.decompress(data[offset + 4:offset + 4 + length]))
                     offset += 4 + length
                 if offset != len(data):
                     raise RuntimeError(f"part file of {split} shard {shard}, bucket {bucket}: "
@@ -272,14 +310,14 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
                    tally_folder: str | None = None) -> None:
     """Add the stage to a Beam pipeline: SGF files in, shards and dead letters out.
 
-    ``tally_folder``: where the workers count the files they read (see :class:`ToRecord`).
+    ``tally_folder``: where the workers count the files they read (see :class:`ToRecords`).
     """
     results = (pipeline
-               | "Match" >> fileio.MatchFiles(os.path.join(subproblems, "*.sgf"))
-               # The matches come out of one glob in one bundle: spread them over the workers.
+               | "Folder" >> beam.Create([os.path.join(subproblems, "*.sgf")])
+               | "Match" >> beam.FlatMap(file_chunks)
+               # The chunks come out of one glob in one bundle: spread them over the workers.
                | "Spread" >> beam.Reshuffle()
-               | "Read" >> fileio.ReadMatches()
-               | "Windows" >> beam.ParDo(ToRecord(settings, tally_folder)).with_outputs(
+               | "Windows" >> beam.ParDo(ToRecords(settings, tally_folder)).with_outputs(
                    "dead", "capped", "left_out", main="records"))
     records = results.records
     left_out = [results.left_out]
@@ -406,11 +444,13 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
         raise LostRecords(f"{out}: {counts['read']} subproblem files were read but the shards hold "
                           f"{kept} records, {counts['rejected']} files were rejected and "
                           f"{left_out} left out")
-    write_spec(out, plane_names(), counts, split=settings.by, test_fraction=settings.test_fraction,
-               seed=settings.seed, shards={"train": settings.train_shards, "test": settings.test_shards},
-               max_per_problem=settings.max_per_problem,
-               **({"excluded_problems": sorted(settings.excluded)} if settings.excluded else {}),
-               source=os.path.basename(os.path.normpath(subproblems)))
+    spec = spec_text(plane_names(), counts, split=settings.by, test_fraction=settings.test_fraction,
+                     seed=settings.seed, shards={"train": settings.train_shards, "test": settings.test_shards},
+                     max_per_problem=settings.max_per_problem,
+                     **({"excluded_problems": sorted(settings.excluded)} if settings.excluded else {}),
+                     source=os.path.basename(os.path.normpath(subproblems)))
+    with FileSystems.create(os.path.join(out, SPEC_FILE), compression_type=CompressionTypes.UNCOMPRESSED) as f:
+        f.write(spec.encode())
     return counts
 
 

@@ -7,7 +7,6 @@ with both sides to move, labelled by the solver; plus three bad files.
 import json
 import subprocess
 import sys
-import zlib
 from pathlib import Path
 
 import numpy as np
@@ -82,35 +81,43 @@ def read_records(out: Path) -> dict[str, tuple[str, dict]]:
     return records
 
 
-def _readable(path: Path):
-    """A file as the stage's Read step hands it to the Windows step."""
-    from apache_beam.io.filesystem import FileMetadata
-    from apache_beam.io.fileio import ReadableFile
-
-    return ReadableFile(FileMetadata(str(path), path.stat().st_size))
-
-
 def test_the_windows_step_keys_each_record_by_split_shard_and_bucket(stage):
     import tensorflow as tf
+    import zstandard
 
     from model.dataset import parse_example
-    from pipeline.features_pipeline import ToRecord, bucket_of, shard_of, split_of
+    from pipeline.features_pipeline import ToRecords, bucket_of, shard_of, split_of
 
     root, subs, _ = stage
-    step = ToRecord(SETTINGS)
-    for name, sub in sorted(subs.items())[:6]:
-        ((key, (record_name, compressed)),) = step.process(_readable(root / "subproblems" / name))
+    step = ToRecords(SETTINGS)
+    step.setup()
+    names = sorted(subs)[:6]
+    # one chunk of paths in: a record for each good file, a dead letter for the bad one
+    outputs = list(step.process([str(root / "subproblems" / name) for name in names + ["unlabelled.sgf"]]))
+    *records, dead = outputs
+    assert len(records) == len(names)
+    for name, (key, (record_name, compressed)) in zip(names, records):
+        sub = subs[name]
         split = split_of(sub.source, name, SETTINGS)
         assert key == (split, shard_of(name, SETTINGS.shards(split)), bucket_of(name))
         assert record_name == name
-        record = {k: v.numpy() for k, v in
-                  parse_example(tf.constant(zlib.decompress(compressed)), len(plane_names())).items()}
+        example = zstandard.ZstdDecompressor().decompress(compressed)
+        record = {k: v.numpy() for k, v in parse_example(tf.constant(example), len(plane_names())).items()}
         windows, moves = subproblem_windows(sub)
         assert np.array_equal(record["planes"], windows) and record["move"].tolist() == moves
         assert record["safe"] == int(sub.safe) and record["subproblem"].decode() == name
-    (dead,) = step.process(_readable(root / "subproblems" / "unlabelled.sgf"))
     assert dead.tag == "dead"
     assert json.loads(dead.value)["file"].endswith("unlabelled.sgf") and "TS" in json.loads(dead.value)["reason"]
+
+
+def test_the_files_travel_in_chunks_of_their_paths(stage):
+    from pipeline.features_pipeline import file_chunks
+
+    root, subs, _ = stage
+    chunks = list(file_chunks(str(root / "subproblems" / "*.sgf"), size=5))
+    assert all(len(chunk) == 5 for chunk in chunks[:-1]) and 0 < len(chunks[-1]) <= 5
+    paths = [path for chunk in chunks for path in chunk]
+    assert paths == sorted(str(root / "subproblems" / name) for name in list(subs) + list(BAD))
 
 
 def test_counts_add_up_and_bad_files_go_to_the_dead_letters(stage):

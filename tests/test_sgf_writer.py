@@ -28,6 +28,19 @@ def test_stones_are_listed_row_by_row():
     assert stone_points(stones, WHITE) == ["cc"]
 
 
+def test_stones_are_named_as_one_point_at_a_time_names_them():
+    from solver.problem import sgf_point
+
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 5, 9, 13, 19, 26, 27):
+        stones = rng.integers(0, 3, (size, size)).astype(np.int8)
+        for color in (BLACK, WHITE):
+            expected = [sgf_point(int(x), int(y)) for y, x in zip(*np.nonzero(stones == color))]
+            assert stone_points(stones, color) == expected
+            assert all(type(point) is str for point in stone_points(stones, color))
+    assert stone_points(np.zeros((9, 9), np.int8), BLACK) == []
+
+
 def test_variations_on_their_own_lines_or_on_the_root_line():
     moves = [game_tree([node([("B", ["aa"])]), node([("W", ["bb"])])]), game_tree([node([("B", ["cc"])])])]
     root = node([("FF", ["4"]), ("SZ", ["5"])])

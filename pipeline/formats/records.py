@@ -36,6 +36,7 @@ both and a value-only network trains on either.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 
@@ -69,9 +70,14 @@ def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
                   defender_first: int, problem: str, subproblem: str,
                   end_states: np.ndarray | None = None) -> bytes:
     """Serialise one subproblem; ``planes`` is uint8 ``[S, 11, 11, F]``, ``end_states``
-    uint8 ``[S, 11, 11]`` of ``END_*`` classes or None (the key is then left out)."""
-    import tensorflow as tf
+    uint8 ``[S, 11, 11]`` of ``END_*`` classes or None (the key is then left out).
 
+    The bytes are those of ``tf.train.Example(...).SerializeToString(deterministic=True)``
+    (its features a protobuf map, whose order is per process unless deterministic),
+    written here without TensorFlow: loading it took a features worker seconds, and
+    building the message took longer than writing it (``tests/test_records.py`` holds
+    the two to the same bytes).
+    """
     planes = np.ascontiguousarray(planes, dtype=np.uint8)
     if planes.ndim != 4 or planes.shape[1:3] != (WINDOW, WINDOW):
         raise ValueError(f"planes must be [S, {WINDOW}, {WINDOW}, F], got {planes.shape}")
@@ -84,41 +90,77 @@ def example_bytes(planes: np.ndarray, safe: int, moves, available_moves: int,
             raise ValueError(f"end states must be {list(planes.shape[:3])}, got {list(end_states.shape)}")
         if int(end_states.max(initial=0)) > END_OFF_BOARD:
             raise ValueError(f"end-state classes must be {END_EMPTY}..{END_OFF_BOARD}")
-
-    def ints(values):
-        return tf.train.Feature(int64_list=tf.train.Int64List(value=list(values)))
-
-    def raw(value: bytes):
-        return tf.train.Feature(bytes_list=tf.train.BytesList(value=[value]))
-
     feature = {
-        "planes": raw(planes.tobytes()),
-        "windows": ints([planes.shape[0]]),
-        "planes_count": ints([planes.shape[3]]),
-        "safe": ints([int(safe)]),
-        "move": ints(moves),
-        "available_moves": ints([int(available_moves)]),
-        "defender_first": ints([int(defender_first)]),
-        "problem": raw(problem.encode()),
-        "subproblem": raw(subproblem.encode()),
+        "planes": _bytes_feature(planes.tobytes()),
+        "windows": _ints_feature([planes.shape[0]]),
+        "planes_count": _ints_feature([planes.shape[3]]),
+        "safe": _ints_feature([int(safe)]),
+        "move": _ints_feature(moves),
+        "available_moves": _ints_feature([int(available_moves)]),
+        "defender_first": _ints_feature([int(defender_first)]),
+        "problem": _bytes_feature(problem.encode()),
+        "subproblem": _bytes_feature(subproblem.encode()),
     }
     if end_states is not None:
-        feature["end_state"] = raw(end_states.tobytes())
-    example = tf.train.Example(features=tf.train.Features(feature=feature))
-    # The features are a protobuf map, whose order is per process unless
-    # deterministic: without it, two runs would write different bytes.
-    return example.SerializeToString(deterministic=True)
+        feature["end_state"] = _bytes_feature(end_states.tobytes())
+    # Example{features = 1: Features{feature = 1: map<string, Feature>}}: each map entry is a
+    # message {key = 1, value = 2}.  Each value is a list of byte strings, joined once at
+    # the end: the planes are copied once.
+    pieces = []
+    for key in sorted(feature, key=_map_order):
+        name = key.encode()
+        value = feature[key]
+        length = sum(map(len, value))
+        head = b"\x0a" + _varint(len(name)) + name + b"\x12" + _varint(length)
+        pieces += [b"\x0a", _varint(len(head) + length), head, *value]
+    return b"".join([b"\x0a", _varint(sum(map(len, pieces)))] + pieces)
+
+
+def _map_order(key: str) -> list[int]:
+    """Where deterministic serialisation puts a map key, as protobuf's Python runtime (upb) does:
+    bytewise, but a key after the keys it is a prefix of (``planes_count`` before ``planes``)."""
+    return [*key.encode(), 256]
+
+
+@functools.lru_cache(maxsize=1 << 12)   # the same few values (-1 moves, lengths) over and over
+def _varint(value: int) -> bytes:
+    """Protobuf's base-128 varint; a negative int64 as its 64-bit two's complement (ten bytes)."""
+    value &= (1 << 64) - 1
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _bytes_feature(value: bytes) -> list[bytes]:
+    """A Feature holding a BytesList (its field 1) of one value (the list's field 1)."""
+    listed = len(value) + 1 + len(_varint(len(value)))
+    return [b"\x0a" + _varint(listed) + b"\x0a" + _varint(len(value)), value]
+
+
+def _ints_feature(values: list[int]) -> list[bytes]:
+    """A Feature holding an Int64List (its field 3) of packed values (the list's field 1)."""
+    packed = b"".join(map(_varint, values))
+    listed = b"\x0a" + _varint(len(packed)) + packed if values else b""
+    return [b"\x1a" + _varint(len(listed)) + listed]
+
+
+def spec_text(planes: list[str], counts: dict, **extra) -> str:
+    """The text of ``features.json``."""
+    spec = {"schema_version": SCHEMA_VERSION, "window": WINDOW, "planes": list(planes),
+            "F": len(planes), "counts": counts, **extra}
+    return json.dumps(spec, indent=2, sort_keys=True) + "\n"
 
 
 def write_spec(data_dir: str, planes: list[str], counts: dict, **extra) -> str:
     """Write ``features.json``; returns its path."""
     import tensorflow as tf  # its file API reads and writes buckets as well as local folders
 
-    spec = {"schema_version": SCHEMA_VERSION, "window": WINDOW, "planes": list(planes),
-            "F": len(planes), "counts": counts, **extra}
     path = os.path.join(data_dir, SPEC_FILE)
     with tf.io.gfile.GFile(path, "w") as f:
-        f.write(json.dumps(spec, indent=2, sort_keys=True) + "\n")
+        f.write(spec_text(planes, counts, **extra))
     return path
 
 

@@ -31,9 +31,17 @@ def escape_text(text: str) -> str:
     return text.replace("\\", "\\\\").replace("]", "\\]")
 
 
+# Every point's SGF name, indexed [y, x]: a board's stones are then named by one lookup,
+# not a call a stone (which took solve-all, writing a file a position, more time than its search).
+_POINT_NAMES = np.array([[sgf_point(x, y) for x in range(26)] for y in range(26)], dtype=object)
+
+
 def stone_points(stones: np.ndarray, color: int) -> list[str]:
     """The points of ``color``'s stones (``stones`` indexed [y, x]), row by row: ``AB``/``AW`` values."""
-    return [sgf_point(int(x), int(y)) for y, x in zip(*np.nonzero(stones == color))]
+    ys, xs = np.nonzero(stones == color)
+    if stones.shape[0] > 26 or stones.shape[1] > 26:   # past SGF's letters: never a board of ours
+        return [sgf_point(int(x), int(y)) for y, x in zip(ys, xs)]
+    return _POINT_NAMES[ys, xs].tolist()
 
 
 def properties_text(properties: Iterable[Property]) -> str:
