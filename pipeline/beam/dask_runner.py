@@ -28,6 +28,11 @@ cannot run the stages, and :class:`DaskRunner` changes it where it falls short:
   counters with its outputs, and :meth:`DaskRunResult.metrics` adds those of
   the tasks whose results the run kept (committed values: a task run again on
   another worker after its worker died is counted once).
+- *A lost worker*: Dask computes again the finished tasks it held, and a step
+  that reads the output folder (``solve-all``'s plan) may then give other
+  outputs than the steps after it read the first time.  A run in which that
+  happened fails with one line (:meth:`DaskRunResult.wait_until_finish`);
+  a rerun goes on from the files written.
 
 Each task unpickles its own copy of the step's DoFn, sets it up, runs it
 over its partition and tears it down.  Windows are those of Beam's runner:
