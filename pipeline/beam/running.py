@@ -3,7 +3,9 @@
 Both Beam stages run alike.  The pipeline takes the options the command line
 passed through (:mod:`pipeline.beam.options`).  Without ``--runner`` (or with
 ``--runner DirectRunner``) it runs on Beam's Python direct runner, chosen
-outright (:class:`PythonDirectRunner`); any other runner is Beam's.  A
+outright (:class:`PythonDirectRunner`); ``--runner DaskRunner`` is Beam's
+Dask runner with what it lacks for the stages (:mod:`pipeline.beam.dask_runner`);
+any other runner is Beam's.  A
 progress bar is drawn only when the workers run on this machine over local
 folders: Beam's counters are read only when a run ends, so the bar (a
 :class:`pipeline.progress.PolledBar`) polls what the workers leave on disk.
@@ -22,10 +24,13 @@ from apache_beam.options.pipeline_options import DirectOptions, PipelineOptions,
 from apache_beam.runners.runner import PipelineRunner
 
 from pipeline.beam import storage, worker
+from pipeline.errors import CommandError
 from pipeline.progress import PolledBar
 
 # The runner names that mean the local direct runner (None: no --runner).
 DIRECT_RUNNERS = (None, "DirectRunner", "direct")
+# The names that mean the Dask runner: Beam knows none of them (its class needs its full name).
+DASK_RUNNERS = ("DaskRunner", "dask")
 
 
 class PythonDirectRunner(PipelineRunner):
@@ -66,7 +71,19 @@ def new_pipeline(beam_options: Sequence[str]) -> beam.Pipeline:
     options = PipelineOptions(list(beam_options))
     if options.view_as(StandardOptions).runner in DIRECT_RUNNERS:
         return beam.Pipeline(runner=PythonDirectRunner(), options=options)
+    if options.view_as(StandardOptions).runner in DASK_RUNNERS:
+        return beam.Pipeline(runner=dask_runner(), options=options)
     return beam.Pipeline(options=options)
+
+
+def dask_runner() -> PipelineRunner:
+    """The Dask runner (:mod:`pipeline.beam.dask_runner`), or a clear error without dask installed."""
+    try:
+        from pipeline.beam.dask_runner import DaskRunner
+    except ImportError as exc:
+        raise CommandError(f"the Dask runner needs dask.distributed ({exc}): "
+                           "pip install -e '.[dask]'", code=2) from exc
+    return DaskRunner()
 
 
 def runner_name(pipeline: beam.Pipeline) -> str:
