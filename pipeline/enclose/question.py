@@ -121,7 +121,7 @@ ESCALATION = 4
 # order can stall on one.  On the book collections' problems read again so, df-pn enclosed 9
 # of 9 (7 that DFS at the same budget left unsettled) in 17 CPU seconds against DFS's 33.
 # Readings stalled in their first solve stay with DFS: df-pn read them again in twice DFS's
-# time and settled few more (Cho elementary none of 23, a sample of intermediate 2 of 12;
+# time and settled few more (Cho elementary none of 23, a sample of intermediate 2 of 17;
 # RESULTS.md, "enclose escalates with df-pn").
 LISTING_ALGO = "dfpn"
 
