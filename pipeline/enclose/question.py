@@ -14,7 +14,7 @@ answer is a ko (verdict ``ko``).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -94,7 +94,7 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 RETRY = (SETTLED, KO, BOOK_FAILS)
 # Raised with every change that can change a reading's verdict, so that a rerun over an
 # earlier run's folder redoes its records (part of enclose's settings).
-READING_VERSION = 9   # 9: the solver reads capturing races by counting (solver.race)
+READING_VERSION = 10  # 10: a reading stalled while listing is read again by df-pn (LISTING_ALGO)
 MAX_TARGETS = 4     # blocks of a region tried as the target
 # Frames tried, one after the other, while the defender may still lack room: (reach, margin),
 # the reach in steps from the defender's stones and the lines added to the stones' box on its
@@ -116,6 +116,14 @@ LARGE_AREA = 20
 # ones took two fifths of the added time (RESULTS.md, "enclose: wider frames and more nodes").
 ESCALATE_AREA = 16
 ESCALATION = 4
+# The search that reads again a reading stalled only while listing the winning moves: each
+# other first move is a refutation of its own, which df-pn's proof numbers find where DFS's
+# order can stall on one.  On the book collections' problems read again so, df-pn enclosed 9
+# of 9 (7 that DFS at the same budget left unsettled) in 17 CPU seconds against DFS's 33.
+# Readings stalled in their first solve stay with DFS: df-pn read them again in twice DFS's
+# time and settled few more (Cho elementary none of 23, a sample of intermediate 2 of 17;
+# RESULTS.md, "enclose escalates with df-pn").
+LISTING_ALGO = "dfpn"
 
 
 def empty_points(frame: Frame, area) -> int:
@@ -153,11 +161,8 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     but for a ko), the others are solved only to see whether a second one fits
     too, with a tenth of the budget: a large region around the attacker's own
     surrounding stones rarely settles, and would take most of the time.  When
-    none fits and one ran out of nodes, the region whose unsettled reading has
-    the smallest area, if at most ``ESCALATE_AREA`` points, is read again with
-    ``ESCALATION`` times the budget; a reading that stalled only while listing
-    the winning moves (its status and the book's moves settled) comes first,
-    whatever its area.  ``order`` orders every solve's moves.
+    none fits and one ran out of nodes, one region is read again with more
+    nodes (:func:`escalate`).  ``order`` orders every solve's moves.
     """
     groups = candidates(stones, frozenset(book))
     readings = []
@@ -166,17 +171,40 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
         readings.append(read_region(stones, group, to_play, book, source, budget, max_area, order))
         if readings[-1].verdict in (FITS, KO):
             budget = tenth(max_nodes)
+    if max_nodes and not any(reading.verdict in (FITS, KO) for reading in readings):
+        escalate(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
+    return readings
+
+
+def escalation_choice(readings: list[Reading]) -> int | None:
+    """The index of the reading :func:`escalate` reads again, or None: a reading that stalled
+    only while listing the winning moves (its status and the book's moves settled: the nearest
+    to fitting), whatever its area, else the smallest unsettled one of at most
+    ``ESCALATE_AREA`` points."""
     unsettled = [i for i, reading in enumerate(readings) if reading.verdict == UNSETTLED
                  and (reading.area <= ESCALATE_AREA or reading.stalled == "other-move")]
-    if max_nodes and unsettled and not any(reading.verdict in (FITS, KO) for reading in readings):
-        # a reading stalled only while listing the winning moves is the nearest to fitting
-        i = min(unsettled, key=lambda i: (readings[i].stalled != "other-move", readings[i].area))
-        again = read_region(stones, groups[i], to_play, book, source, max_nodes * ESCALATION, max_area, order,
-                            escalated=True)
-        again.nodes += readings[i].nodes
-        again.seconds += readings[i].seconds
-        readings[i] = again
-    return readings
+    if not unsettled:
+        return None
+    return min(unsettled, key=lambda i: (readings[i].stalled != "other-move", readings[i].area))
+
+
+def escalate(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], readings: list[Reading],
+             to_play: int, book: tuple[Point, ...], source: str, max_nodes: int, max_area: int,
+             order: Order = Order()) -> int | None:
+    """Read the region :func:`escalation_choice` picks again, in place of its reading, with
+    ``ESCALATION`` times the budget: by ``LISTING_ALGO``'s search when the reading stalled while
+    listing the winning moves, else by the order's own.  Returns the index read again."""
+    i = escalation_choice(readings)
+    if i is None:
+        return None
+    if readings[i].stalled == "other-move":
+        order = replace(order, algo=LISTING_ALGO)
+    again = read_region(stones, groups[i], to_play, book, source, max_nodes * ESCALATION, max_area, order,
+                        escalated=True)
+    again.nodes += readings[i].nodes
+    again.seconds += readings[i].seconds
+    readings[i] = again
+    return i
 
 
 def read_region(stones: np.ndarray, group: list[tuple[Point, Frame]], to_play: int, book: tuple[Point, ...],
