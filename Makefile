@@ -161,10 +161,13 @@ NETWORK ?= conv-books
 NETWORK_DIR ?= model/networks/$(NETWORK)
 NETWORK_CACHE ?= $(HOME)/.cache/tsumego/network
 MAX_SUBPROBLEMS ?= 100
+# An ablation's build (say MAX_SUBPROBLEMS=300 in a cache of its own) links the stages
+# this other cache has done with the same keys, the enclosed book problems above all.
+NETWORK_SHARE ?=
 REFERENCE := $(NETWORK_CACHE)/reference
 NETWORK_BUILD = $(BIN)/python -m pipeline.network_build --cache $(NETWORK_CACHE) --shared $(SHARED) \
 	--network $(NETWORK) --seed $(SEED) --bits $(BITS) --max-subproblems $(MAX_SUBPROBLEMS) \
-	--beam "$(BEAM)" --enclose-options "$(ENCLOSE_OPTIONS)"
+	--beam "$(BEAM)" --enclose-options "$(ENCLOSE_OPTIONS)" $(if $(NETWORK_SHARE),--share-from $(NETWORK_SHARE))
 network: $(STAMP)
 	$(NETWORK_BUILD) run
 

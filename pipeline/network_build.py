@@ -2,7 +2,7 @@
 
     python -m pipeline.network_build run    [--cache DIR] [--shared DIR] [--network NAME] [--seed S]
                                             [--bits B] [--beam "..."] [--enclose-options "..."]
-                                            [--until STAGE]
+                                            [--until STAGE] [--share-from OTHER_CACHE]
     python -m pipeline.network_build status [--cache DIR] [--shared DIR] ...
 
 Rebuilding the shipped network from ``../shared`` takes about seven hours on 2
@@ -23,6 +23,12 @@ stages (:data:`STAGES`), each a ``tsumego`` command:
 - the stamp is written once the stage's command succeeds (exit code 0, or 1
   where the shared collections hold files the stage rejects, each named on
   stderr), with the seconds it took.
+
+A build that differs from another only in later stages (an ablation: another
+cap on the trees, another seed) takes the other build's finished stages with
+``--share-from OTHER_CACHE``: a stage whose key is done there is linked, not
+run (keys name no cache folder).  A linked stage whose key later changes is
+unlinked and run here, so the other build's files are never written.
 
 ``status`` prints every stage as ``done`` (and what it took), ``partial``
 (how far: problems enclosed, trees grown, epochs trained) or ``to do``,
@@ -65,6 +71,7 @@ class Settings:
     reference_test: float = 0.34
     beam: tuple[str, ...] = ()
     enclose_options: tuple[str, ...] = ()
+    share_from: Path | None = None   # another build's cache whose finished stages are linked
 
 
 @dataclasses.dataclass(frozen=True)
@@ -262,7 +269,12 @@ def run_stage(stage: Stage, settings: Settings, key: str, tsumego: str) -> None:
     cache = settings.cache
     stamp = read_stamp(cache, stage.name)
     output = cache / stage.output
-    if stamp is not None and stamp.get("key") != key and not stage.in_place and output.exists():
+    if not inside(output, cache):
+        raise SystemExit(f"network: {stage.name}: its output {output} lies in a stage linked from another "
+                         "build, which this one must not write: build without --share-from")
+    if output.is_symlink():
+        output.unlink()   # another build's output, linked while the keys agreed: run it here
+    elif stamp is not None and stamp.get("key") != key and not stage.in_place and output.exists():
         # its inputs or settings changed: start it again from nothing
         shutil.rmtree(output) if output.is_dir() else output.unlink()
     command = stage.command(settings)
@@ -286,6 +298,32 @@ def resumed(command: list[str], unfinished: Path) -> list[str]:
     return [*command, "--resume", str(unfinished)]
 
 
+def inside(path: Path, cache: Path) -> bool:
+    """Whether ``path``'s folder is the cache's own, not one linked from another build."""
+    return path.parent.resolve().is_relative_to(cache.resolve())
+
+
+def link_shared(stage: Stage, settings: Settings, key: str) -> bool:
+    """Link ``stage``'s output from ``settings.share_from`` when it is done there for the same
+    key (and copy its stamp); whether it was linked."""
+    other = settings.share_from
+    if other is None or other == settings.cache or state_of(stage, other, key) != "done":
+        return False
+    output = settings.cache / stage.output
+    source = (other / stage.output).resolve()
+    if output.resolve() != source:   # (already there when it lies in a stage linked before)
+        if not inside(output, settings.cache):
+            return False
+        if output.is_symlink():
+            output.unlink()
+        elif output.exists():
+            shutil.rmtree(output) if output.is_dir() else output.unlink()
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.symlink_to(source)
+    write_stamp(settings.cache, stage.name, dict(read_stamp(other, stage.name), shared_from=str(other)))
+    return True
+
+
 def install(settings: Settings) -> Path:
     """Copy the packed network and its spec into ``model/networks/<network>``."""
     source = settings.cache / "model-longer"
@@ -307,7 +345,8 @@ def settings_from(args) -> Settings:
     return Settings(cache=Path(args.cache).expanduser().resolve(), shared=Path(args.shared).resolve(),
                     network=args.network, seed=args.seed, bits=args.bits,
                     max_subproblems=args.max_subproblems, beam=tuple(shlex.split(args.beam)),
-                    enclose_options=tuple(shlex.split(args.enclose_options)))
+                    enclose_options=tuple(shlex.split(args.enclose_options)),
+                    share_from=Path(args.share_from).expanduser().resolve() if args.share_from else None)
 
 
 def main(argv=None) -> int:
@@ -321,6 +360,8 @@ def main(argv=None) -> int:
     parser.add_argument("--max-subproblems", type=int, default=100, help="(default: 100)")
     parser.add_argument("--beam", default="", help="Beam options for the stages (default: none)")
     parser.add_argument("--enclose-options", default="", help="(default: none)")
+    parser.add_argument("--share-from", metavar="OTHER_CACHE",
+                        help="link the stages another build has done with the same keys (default: none)")
     parser.add_argument("--until", choices=[stage.name for stage in STAGES],
                         help="run: stop after this stage (default: build and install the network)")
     args = parser.parse_args(argv)
@@ -338,6 +379,8 @@ def main(argv=None) -> int:
     for stage in STAGES:
         if state_of(stage, settings.cache, keys[stage.name]) == "done":
             print(f"network: {stage.name}: done, skipped", flush=True)
+        elif link_shared(stage, settings, keys[stage.name]):
+            print(f"network: {stage.name}: done in {settings.share_from}, linked", flush=True)
         else:
             run_stage(stage, settings, keys[stage.name], tsumego)
         if stage.name == args.until:

@@ -137,3 +137,30 @@ def test_until_stops_after_a_stage(build):
     run, cache, shared = build
     assert stages_of(run("--until", "reference-features")) == ["solve-all", "features"]
     assert not (cache / "enclosed").exists()
+
+
+def test_a_build_takes_the_stages_another_has_done_with_the_same_keys(build, capsys, tmp_path, monkeypatch):
+    run, cache, shared = build
+    run()
+    # another cap on the trees: the book problems are enclosed once, every tree grown again
+    other = tmp_path / "cap-300"
+    ran = []
+
+    def call(command):
+        ran.append(command)
+        fake_outputs(command, other)
+        return 0
+
+    monkeypatch.setattr(network_build.subprocess, "call", call)
+    main(["run", "--cache", str(other), "--shared", str(shared), "--max-subproblems", "300",
+          "--share-from", str(cache)])
+    assert "enclose" not in stages_of(ran) and stages_of(ran).count("solve-all") == 2
+    assert (other / "enclosed").is_symlink() and (other / "enclosed").resolve() == (cache / "enclosed").resolve()
+    assert {row[0] for row in status(other, shared, capsys, "--max-subproblems", "300").values()} == {"done"}
+    # a changed book collection: the linked stage is unlinked and run in its own folder
+    (shared / "sgf-open/book/2.sgf").write_text("(;)")
+    ran.clear()
+    main(["run", "--cache", str(other), "--shared", str(shared), "--max-subproblems", "300",
+          "--share-from", str(cache), "--until", "enclose"])
+    assert stages_of(ran) == ["enclose"]
+    assert not (other / "enclosed").is_symlink() and (cache / "enclosed/summary.md").exists()
