@@ -104,6 +104,27 @@ def tree_progress(out: Path, problems: Path) -> str:
             f"{sides} sides grown or set aside")
 
 
+def enclose_progress(out: Path, settings: Settings) -> str:
+    """How far an enclose run got: the problems whose record holds for today's settings (a
+    record of an earlier ``READING_VERSION`` is redone in place), where the build's enclose
+    options are the defaults; else every record."""
+    problems = count_files(settings.shared / "sgf-open", "*.sgf")
+    if settings.enclose_options:
+        return f"{count_files(out / 'records', '*.json')} of {problems} problems"
+    from pipeline.enclose.command import record_settings
+    from pipeline.enclose.stage import fingerprint
+
+    current = record_settings()
+    done = 0
+    for path in out.glob("records/**/*.json"):
+        try:
+            record = json.loads(path.read_text())
+            done += record.get("fingerprint") == fingerprint(Path(record["file"]).read_bytes(), current)
+        except (OSError, ValueError, KeyError, TypeError):
+            pass   # a record being written, or of a file gone: not done
+    return f"{done} of {problems} problems with today's settings"
+
+
 def training_progress(folder: Path) -> str:
     progress = folder / "checkpoints" / "progress.json"
     if (folder / "model.keras").exists():
@@ -146,8 +167,7 @@ STAGES = (
           lambda s: ["enclose", str(s.shared / "sgf-open"), "--out", str(s.cache / "enclosed"), "--no-guide",
                      "--no-progress", *s.enclose_options, *s.beam],
           complete=lambda c: (c / "enclosed/summary.md").exists(),
-          progress=lambda c, s: (f"{count_files(c / 'enclosed/records', '*.json')} of "
-                                 f"{count_files(s.shared / 'sgf-open', '*.sgf')} problems"),
+          progress=lambda c, s: enclose_progress(c / "enclosed", s),
           shared_inputs=("sgf-open",), in_place=True, rejections_allowed=True, expected_minutes=95),
     Stage("solve-all", "solve-all",
           lambda s: ["solve-all", "--problems", str(s.cache / "enclosed"), "--out", str(s.cache / "solve-all"),

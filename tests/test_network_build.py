@@ -164,3 +164,19 @@ def test_a_build_takes_the_stages_another_has_done_with_the_same_keys(build, cap
           "--share-from", str(cache), "--until", "enclose"])
     assert stages_of(ran) == ["enclose"]
     assert not (other / "enclosed").is_symlink() and (cache / "enclosed/summary.md").exists()
+
+
+def test_a_partial_enclose_counts_the_records_of_todays_settings(build, capsys):
+    from pipeline.enclose.command import record_settings
+    from pipeline.enclose.stage import fingerprint
+
+    run, cache, shared = build
+    (shared / "sgf-open/book/2.sgf").write_text("(;SZ[19])")
+    records = cache / "enclosed/records/book"
+    records.mkdir(parents=True)
+    for name, settings in (("1", record_settings()), ("2", dict(record_settings(), reading=0))):
+        book_file = shared / f"sgf-open/book/{name}.sgf"
+        (records / f"{name}.json").write_text(json.dumps(
+            {"file": str(book_file), "fingerprint": fingerprint(book_file.read_bytes(), settings)}))
+    # a record of an earlier reading version is redone in place: it does not count
+    assert status(cache, shared, capsys)["enclose"][:2] == ["partial", "1 of 2 problems with today's settings"]

@@ -44,6 +44,21 @@ from solver import ALGORITHMS, DEFAULT_MAX_AREA
 DEFAULT_MAX_NODES = 200_000
 
 
+def record_settings(max_nodes: int = DEFAULT_MAX_NODES, max_area: int = DEFAULT_MAX_AREA,
+                    guide_name: str | None = None, algo: str = "dfs", patterns: str | None = None) -> dict:
+    """The settings a problem's record is kept under (its fingerprint's): a record made under
+    others is redone.  A default left out keeps the records made before it was a setting."""
+    # the reading's version: a record made by an earlier way of reading is redone
+    settings = {"max_nodes": max_nodes, "max_area": max_area, "reading": question.READING_VERSION}
+    if guide_name is not None:
+        settings["guide"] = guide_name   # a record made with another guide (or none) is redone
+    if algo != "dfs":
+        settings["algo"] = algo
+    if patterns is not None:
+        settings["patterns"] = patterns
+    return settings
+
+
 def cmd_enclose(args) -> int:
     from pipeline.beam import storage
     from pipeline.enclose.outcome import OUTCOMES
@@ -61,16 +76,9 @@ def cmd_enclose(args) -> int:
         os.makedirs(args.out, exist_ok=True)
     stage_guide = getattr(args, "stage_guide", None)
     guide_loader, guide_name = stage_guide(args) if stage_guide is not None else (None, None)
-    # the reading's version: a record made by an earlier way of reading is redone
-    settings = {"max_nodes": args.max_nodes, "max_area": args.max_area, "reading": question.READING_VERSION}
-    if guide_name is not None:
-        settings["guide"] = guide_name   # a record made with another guide (or none) is redone
-    if args.algo != "dfs":   # absent for the default: the records made before stay valid
-        settings["algo"] = args.algo
     move_patterns = patterns_from_args(args)
-    patterns = patterns_setting(args, move_patterns)
-    if patterns is not None:   # absent for the default: the records made before stay valid
-        settings["patterns"] = patterns
+    settings = record_settings(args.max_nodes, args.max_area, guide_name, args.algo,
+                               patterns_setting(args, move_patterns))
     outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,
                           guide_loader=guide_loader, move_patterns=move_patterns)
     records = outcome["records"]
