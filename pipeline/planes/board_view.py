@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.planes.regions import label_blocks
-from solver.board import BLACK, BORDER, EMPTY, WHITE
+from solver.board import BLACK, BORDER, WHITE
 
 
 @dataclass
@@ -40,18 +40,6 @@ class BoardView:
     @property
     def attacker_first(self) -> bool:
         return self.to_play == self.attacker
-
-    @property
-    def ally(self) -> np.ndarray:
-        return self.stones == self.defender
-
-    @property
-    def enemy(self) -> np.ndarray:
-        return self.stones == self.attacker
-
-    @property
-    def empty(self) -> np.ndarray:
-        return self.stones == EMPTY
 
 
 @njit(cache=True)
