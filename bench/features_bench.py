@@ -46,7 +46,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -186,22 +185,18 @@ def per_subproblem(args, data: list[tuple[bytes, str]], origin: str) -> float:
 
     views = [board_view(s) for s in subs]
     parts = [("board analysis (board_view)", per_second(board_view, subs, args.repeats))]
-    # Each group gets a copy of the view with no enclosed regions computed yet,
-    # so a group pays for the regions it asks for, as it would alone.
     for group in PLANE_GROUPS:
         added = group.module != DCNN_EVAL_PLANES_MODULE
         label = f"  {group.name} ({len(group.planes)}){' *' if added else ''}"
-        parts.append((label, per_second(lambda v, g=group: board_planes(replace(v, region_cache={}), [g]),
-                                        views, args.repeats)))
-    parts.append(("  (copying the view and registry overhead alone)",
-                  per_second(lambda v: board_planes(replace(v, region_cache={}), []), views, args.repeats)))
+        parts.append((label, per_second(lambda v, g=group: board_planes(v, [g]), views, args.repeats)))
+    parts.append(("  (the registry's overhead alone)", per_second(lambda v: board_planes(v, []), views, args.repeats)))
     cuts = [(board_planes(v), *np.nonzero(v.target)) for v in views]
     parts.append((f"windowing ({all_planes} planes)", per_second(lambda c: cut_windows(*c), cuts, args.repeats)))
     heading = "cost of each part (* added to dcnn-eval's planes)"
     print(f"\n{heading:48s} {'per second':>12s} {'µs each':>9s}")
     for label, rate in parts:
         print(f"{label:48s} {rate:12,.0f} {1e6 / rate:9.1f}")
-    print("each group's row includes the copy and registry overhead")
+    print("each group's row includes the registry's overhead")
     return planes_rate
 
 

@@ -62,13 +62,15 @@ def warm_up_solver(say=None) -> float:
 def warm_up_planes() -> float:
     """Cut the tiny problem's feature windows (the planes' kernels), and read it back as a
     written subproblem and frame it as a record (the features stage's other kernels); seconds taken."""
+    from dataclasses import replace
+
     from pipeline.formats.subproblem import parse_subproblem, read_written_subproblem
     from pipeline.formats.tfrecord import framed
-    from pipeline.planes.windows import subproblem_windows
+    from pipeline.planes.windows import labelled_windows
 
     started = time.perf_counter()
     sub = parse_subproblem(TINY_PROBLEM, "the warm-up problem")
-    subproblem_windows(sub)
+    labelled_windows(replace(sub, end_state=sub.stones))   # (an end state: its windows are a kernel too)
     written = sub.to_sgf().encode()
     read_written_subproblem(written)
     framed(written)

@@ -20,6 +20,7 @@ code of the package is removed before anything compiles.  That holds in each
 folder numba may keep it in: ``__pycache__`` beside the sources and, when
 ``NUMBA_CACHE_DIR`` is set, the package's own folder there (a stale kernel was
 once run that way: RESULTS.md, "The attacker's pass while it is ko master").
+The feature planes' package ties its cache the same way (``tie_cache_to_sources``).
 """
 from __future__ import annotations
 
@@ -34,20 +35,20 @@ _PACKAGE = Path(__file__).resolve().parent
 _STAMP_NAME = "numba-sources.sha256"
 
 
-def _sources_hash() -> str:
+def _sources_hash(package: Path = _PACKAGE) -> str:
     digest = hashlib.sha256()
-    for source in sorted(_PACKAGE.glob("*.py")):
+    for source in sorted(package.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
-def cache_folders() -> list[Path]:
-    """The folders numba may keep the package's machine code in: ``__pycache__`` beside the
+def cache_folders(package: Path = _PACKAGE) -> list[Path]:
+    """The folders numba may keep a package's machine code in: ``__pycache__`` beside the
     sources, and the package's folder under ``NUMBA_CACHE_DIR`` when that is set (numba's
     ``UserProvidedCacheLocator``, which then comes first)."""
-    folders = [_PACKAGE / "__pycache__"]
+    folders = [package / "__pycache__"]
     if config.CACHE_DIR:
-        subpath = UserProvidedCacheLocator.get_suitable_cache_subpath(str(_PACKAGE / "jit.py"))
+        subpath = UserProvidedCacheLocator.get_suitable_cache_subpath(str(package / "__init__.py"))
         folders.append(Path(config.CACHE_DIR) / subpath)
     return folders
 
@@ -71,9 +72,18 @@ def drop_stale_cache(folder: Path, current: str) -> None:
         pass
 
 
-_CURRENT = _sources_hash()
-for _folder in cache_folders():
-    drop_stale_cache(_folder, _CURRENT)
+def tie_cache_to_sources(package: Path) -> None:
+    """Drop a package's cached machine code when any of its sources changed since it was built.
+
+    For every package whose compiled functions call compiled functions of its other modules
+    (the solver, the feature planes); call it when the package is imported, before any of
+    its functions runs."""
+    current = _sources_hash(package)
+    for folder in cache_folders(package):
+        drop_stale_cache(folder, current)
+
+
+tie_cache_to_sources(_PACKAGE)
 
 #: compiled, cached, no reference counting: for functions that never allocate
 kernel = njit(cache=True, _nrt=False)

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from pipeline.planes.board_view import BoardView
+from pipeline.planes.regions import enclosed_regions
 from pipeline.planes.registry import plane_group
 
 
@@ -70,16 +71,25 @@ def _alive(stones, color, blocks, regions, region_count):
     return result
 
 
-def alive_blocks(view: BoardView, color: int) -> np.ndarray:
-    """bool ``[y, x]``: the stones of ``color`` in unconditionally alive blocks."""
-    if not (view.stones == color).any():
-        return np.zeros(view.stones.shape, dtype=bool)
-    regions, sizes = view.regions(color)
-    return _alive(view.stones, color, view.blocks, regions, len(sizes) - 1)
+@njit(cache=True)
+def _alive_stones(stones, defender, blocks):
+    """uint8 ``[y, x, 1]``: the stones of either side in unconditionally alive blocks."""
+    rows, cols = stones.shape
+    plane = np.zeros((rows, cols, 1), dtype=np.uint8)
+    for color in (defender, 3 - defender):
+        if not (stones == color).any():
+            continue
+        regions, sizes = enclosed_regions(stones, color)
+        alive = _alive(stones, color, blocks, regions, sizes.shape[0] - 1)
+        for y in range(rows):
+            for x in range(cols):
+                if alive[y, x]:
+                    plane[y, x, 0] = 1
+    return plane
 
 
 @plane_group(["benson_alive"])
 def benson_alive(view: BoardView) -> np.ndarray:
-    """Stones of either side in unconditionally alive blocks."""
-    alive = alive_blocks(view, view.defender) | alive_blocks(view, view.attacker)
-    return alive[..., None].view(np.uint8)
+    """Stones of either side in unconditionally alive blocks.  (One compiled call for both
+    sides: with the regions labelled and the planes combined in Python, 22 µs a subproblem.)"""
+    return _alive_stones(view.stones, view.defender, view.blocks)

@@ -10,12 +10,13 @@ position and its colour-swapped twin.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
-from pipeline.planes.regions import label_blocks, label_components
-from solver.board import BLACK, BORDER, EMPTY, WHITE
+from pipeline.planes.regions import label_blocks
+from solver.board import BLACK, BORDER, WHITE
 
 
 @dataclass
@@ -31,7 +32,6 @@ class BoardView:
     block_size: np.ndarray      # int32 stones in the point's block, 0 on empty points
     liberties: np.ndarray       # int32 liberties of the point's block, 0 on empty points
     padded: np.ndarray          # int8 stones with a ring of BORDER around them
-    region_cache: dict = field(default_factory=dict, repr=False)   # filled by regions()
 
     @property
     def attacker(self) -> int:
@@ -41,28 +41,28 @@ class BoardView:
     def attacker_first(self) -> bool:
         return self.to_play == self.attacker
 
-    @property
-    def ally(self) -> np.ndarray:
-        return self.stones == self.defender
 
-    @property
-    def enemy(self) -> np.ndarray:
-        return self.stones == self.attacker
+@njit(cache=True)
+def _analyse(stones, ty, tx):
+    """Blocks, each point's block size and liberties, the target block and the padded board.
 
-    @property
-    def empty(self) -> np.ndarray:
-        return self.stones == EMPTY
-
-    def regions(self, color: int) -> tuple[np.ndarray, np.ndarray]:
-        """The regions ``color`` encloses: 4-connected components of the other points.
-
-        Each is bounded only by ``color``'s stones and the board edge (that is
-        what being a maximal component of the other points means).  Returns
-        ``(labels, sizes)`` as :func:`pipeline.planes.regions.label_components`.
-        """
-        if color not in self.region_cache:
-            self.region_cache[color] = label_components(self.stones != color)
-        return self.region_cache[color]
+    (In one compiled call: with numpy's indexing and padding the analysis took 11 µs.)"""
+    blocks, sizes, liberties = label_blocks(stones)
+    rows, cols = stones.shape
+    block_size = np.zeros((rows, cols), dtype=np.int32)
+    block_liberties = np.zeros((rows, cols), dtype=np.int32)
+    target = np.zeros((rows, cols), dtype=np.bool_)
+    padded = np.full((rows + 2, cols + 2), BORDER, dtype=np.int8)
+    target_block = blocks[ty, tx]
+    for y in range(rows):
+        for x in range(cols):
+            padded[y + 1, x + 1] = stones[y, x]
+            block = blocks[y, x]
+            if block >= 0:
+                block_size[y, x] = sizes[block]
+                block_liberties[y, x] = liberties[block]
+                target[y, x] = block == target_block
+    return blocks, block_size, block_liberties, target, padded
 
 
 def board_view(sub) -> BoardView:
@@ -78,17 +78,15 @@ def board_view(sub) -> BoardView:
         raise ValueError(f"the target {sub.target} is not on a stone")
     if sub.to_play not in (BLACK, WHITE):
         raise ValueError("who moves first is not given")
-    blocks, sizes, liberties = label_blocks(stones)
-    padded = np.full((stones.shape[0] + 2, stones.shape[1] + 2), BORDER, dtype=np.int8)
-    padded[1:-1, 1:-1] = stones
+    blocks, block_size, liberties, target, padded = _analyse(stones, ty, tx)
     return BoardView(
         size=stones.shape[0],
         stones=stones,
         defender=defender,
         to_play=int(sub.to_play),
-        target=blocks == blocks[ty, tx],
+        target=target,
         blocks=blocks,
-        block_size=sizes[blocks],
-        liberties=liberties[blocks],
+        block_size=block_size,
+        liberties=liberties,
         padded=padded,
     )

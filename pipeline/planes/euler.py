@@ -16,22 +16,34 @@ each threshold is its own plane.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from pipeline.planes.board_view import BoardView
 from pipeline.planes.registry import plane_group
-from pipeline.planes.regions import label_components, regions_around
+from pipeline.planes.regions import regions_around, stone_groups
 
 
-def euler_numbers(view: BoardView, color: int) -> np.ndarray:
-    """int ``[y, x]``: the Euler number of each stone's group; 2 on other points."""
-    groups, sizes = label_components(view.stones == color, diagonal=True)
-    count = len(sizes) - 1
-    per_group = np.append(2 - regions_around(groups, count), 2)
-    return per_group[groups]
+@njit(cache=True)
+def _euler_planes(stones, defender):
+    rows, cols = stones.shape
+    planes = np.zeros((rows, cols, 2), dtype=np.uint8)
+    for color in (defender, 3 - defender):
+        groups, sizes = stone_groups(stones, color)
+        regions = regions_around(groups, sizes.shape[0] - 1)
+        for y in range(rows):
+            for x in range(cols):
+                group = groups[y, x]
+                if group >= 0:
+                    number = 2 - regions[group]
+                    planes[y, x, 0] = number <= 0
+                    planes[y, x, 1] = number <= -1
+    return planes
 
 
 @plane_group(["euler<=0", "euler<=-1"])
 def euler(view: BoardView) -> np.ndarray:
-    """Stones of either side whose group's Euler number is at most 0, and at most -1."""
-    number = np.minimum(euler_numbers(view, view.defender), euler_numbers(view, view.attacker))
-    return np.stack([number <= 0, number <= -1], axis=-1).view(np.uint8)
+    """Stones of either side whose group's Euler number is at most 0, and at most -1.
+
+    (One compiled call for both sides: with the groups labelled and the
+    numbers compared in Python, 52 µs a subproblem.)"""
+    return _euler_planes(view.stones, view.defender)

@@ -3,9 +3,10 @@
 Every plane group that reasons about shape (blocks and their liberties, the
 regions a side encloses, the Euler number, nakade shapes) starts by labelling
 connected sets of points.  Boards are at most 19×19, so these are plain
-breadth-first fills over ``[y, x]`` arrays; numba makes each call a few
-microseconds, which is what keeps the features stage at thousands of
-subproblems per second.
+breadth-first fills over ``[y, x]`` arrays, compiled functions that the plane
+groups' own compiled functions call, so that a group is one call from Python
+(a call from Python, its arguments checked, costs a microsecond or two, as
+much as labelling a 13×13 board).
 """
 from __future__ import annotations
 
@@ -53,21 +54,34 @@ def _label(mask, dy, dx):
     return labels, sizes[:count + 1]
 
 
-def label_components(mask: np.ndarray, diagonal: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """Components of a boolean ``[y, x]`` mask.
+@njit(cache=True)
+def enclosed_regions(stones, color):
+    """The regions ``color`` encloses: 4-connected components of the points that are not its stones.
 
-    Returns ``labels`` (int32, -1 outside the mask, else 0..n-1 in row-major
-    order of each component's first point) and ``sizes`` of length n + 1
-    whose last entry is 0, so ``sizes[labels]`` is 0 outside the mask.
-    ``diagonal`` joins points that touch at a corner too (8-connectivity).
+    Each is bounded only by ``color``'s stones and the board edge (that is
+    what being a maximal component of the other points means).  Returns
+    ``labels`` (int32, -1 on ``color``'s stones, else 0..n-1 in row-major
+    order of each region's first point) and ``sizes`` of length n + 1 whose
+    last entry is 0, so ``sizes[labels]`` is 0 on the stones.
     """
-    if diagonal:
-        return _label(mask, _DY8, _DX8)
-    return _label(mask, _DY4, _DX4)
+    return _label(stones != color, _DY4, _DX4)
 
 
 @njit(cache=True)
-def _label_blocks(stones):
+def stone_groups(stones, color):
+    """``color``'s stones in 8-connected groups (stones touching at a corner too), labelled as
+    :func:`enclosed_regions` labels its regions."""
+    return _label(stones == color, _DY8, _DX8)
+
+
+@njit(cache=True)
+def label_blocks(stones):
+    """Blocks (4-connected same-colour stones) of an int8 ``[y, x]`` board.
+
+    Returns ``labels`` as :func:`enclosed_regions` does (-1 on empty points),
+    and per block its ``sizes`` and ``liberties``, each with a trailing 0 for
+    label -1.
+    """
     rows, cols = stones.shape
     labels = np.full((rows, cols), -1, dtype=np.int32)
     sizes = np.zeros(rows * cols + 1, dtype=np.int32)
@@ -93,17 +107,9 @@ def _label_blocks(stones):
     return labels, sizes[:count + 1], liberties[:count + 1]
 
 
-def label_blocks(stones: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Blocks (4-connected same-colour stones) of an int8 ``[y, x]`` board.
-
-    Returns ``labels`` as :func:`label_components` does, and per block its
-    ``sizes`` and ``liberties``, each with a trailing 0 for label -1.
-    """
-    return _label_blocks(stones)
-
-
 @njit(cache=True)
-def _regions_around(groups, count):
+def regions_around(groups, count):
+    """For each labelled group, how many 4-connected regions the rest of the board splits into."""
     rows, cols = groups.shape
     regions = np.zeros(count, dtype=np.int32)
     labels = np.empty((rows, cols), dtype=np.int32)
@@ -119,13 +125,13 @@ def _regions_around(groups, count):
     return regions
 
 
-def regions_around(groups: np.ndarray, count: int) -> np.ndarray:
-    """For each labelled group, how many 4-connected regions the rest of the board splits into."""
-    return _regions_around(groups, count)
-
-
 @njit(cache=True)
-def _unique_cut_points(regions, sizes, smallest, largest):
+def unique_cut_points(regions, sizes, smallest, largest):
+    """uint8 ``[y, x]``: the one point splitting a region, where there is exactly one.
+
+    Only regions of ``smallest``..``largest`` points are looked at; a point
+    "splits" a region when the region minus that point is not 4-connected.
+    """
     rows, cols = regions.shape
     marked = np.zeros((rows, cols), dtype=np.uint8)
     count = sizes.shape[0] - 1
@@ -166,12 +172,3 @@ def _unique_cut_points(regions, sizes, smallest, largest):
         if cuts == 1:
             marked[ys[cut], xs[cut]] = 1
     return marked
-
-
-def unique_cut_points(regions: np.ndarray, sizes: np.ndarray, smallest: int, largest: int) -> np.ndarray:
-    """uint8 ``[y, x]``: the one point splitting a region, where there is exactly one.
-
-    Only regions of ``smallest``..``largest`` points are looked at; a point
-    "splits" a region when the region minus that point is not 4-connected.
-    """
-    return _unique_cut_points(regions, sizes, smallest, largest)
