@@ -20,6 +20,8 @@ moves of the nodes it cuts (:func:`record_cut`), from which the weights are fitt
 from __future__ import annotations
 
 
+import numpy as np
+
 from .jit import inline_kernel, kernel
 from .board import BORDER, EMPTY, META_STAMP, collect_block, count_liberties, play, undo
 from .life import target_pass_alive
@@ -41,13 +43,21 @@ from .table import NODES, TAGS
 # C_MOVE_CODES is a row per depth beside C_MOVES: each move's code (solver.patterns;
 # its neighbourhood left 0 where neither the patterns nor a record read it);
 # C_RECORD and C_RECORD_COUNT are where DFS records the moves of the nodes it cuts
-# (record_cut; a single row: it records nothing); C_RACE is int64 [1]: 1 where the
-# searches end a node whose capturing race the count settles (solver.race), 0 where not
+# (record_cut; a single row: it records nothing); C_RACE is int64 [2]: [0] 1 where the
+# searches end a node whose capturing race the count settles (solver.race), 0 where not;
+# [1] the cost df-pn gives the defender's race lead in a fresh child's first numbers
+# (0: none, and the opponents' liberties are not counted);
+# C_OPPONENT_LIBERTIES is a row per depth beside C_MOVES: the fewest liberties of the
+# attacker's blocks beside the target without a wall stone after each move, counted
+# only where C_RACE[1] is set and only up to one more than the target's (all a lead
+# needs); COUNTED_LIBERTIES where not counted
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
  C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
  C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT,
  C_TARGET_LIBERTIES, C_CUTOFFS, C_PATTERN_TABLE, C_PATTERN_SCALE, C_MOVE_CODES,
- C_RECORD, C_RECORD_COUNT, C_RACE) = range(32)
+ C_RECORD, C_RECORD_COUNT, C_RACE, C_OPPONENT_LIBERTIES) = range(33)
+# liberties counted at most for C_TARGET_LIBERTIES and C_OPPONENT_LIBERTIES
+COUNTED_LIBERTIES = 8
 
 # The record of a cut node's moves: one row a move, int64
 # (node number, code, 1 for the move that won / 0 for one tried before it that lost /
@@ -130,6 +140,41 @@ def target_lives(context):
                              context[C_REGION_BORDER], context[C_REGION_VITAL], context[C_TARGET])
 
 
+@kernel
+def fewest_opponent_liberties(context, cap):
+    """The fewest liberties, counted up to ``cap``, of the attacker's blocks beside the target
+    block that hold no wall stone: the race's opponents (solver.race counts them beside the
+    whole group); ``cap`` where there is none."""
+    cells = context[C_CELLS]
+    mark = context[C_MARK]
+    stack = context[C_STACK]
+    meta = context[C_META]
+    stride = context[C_STRIDE]
+    target = context[C_TARGET]
+    beside = context[C_REGION_VITAL]   # scratch: the attacker's stones beside the target
+    attacker = 3 - cells[target]
+    n = collect_block(cells, mark, stack, meta, stride, target)
+    stamp = meta[META_STAMP]
+    k = 0
+    for j in range(n):
+        r = stack[j]
+        for q in (r - 1, r + 1, r - stride, r + stride):
+            if cells[q] == attacker and mark[q] != stamp:
+                mark[q] = stamp
+                beside[k] = q
+                k += 1
+    fewest = cap
+    for j in range(k):
+        q = np.int64(beside[j])
+        if mark[q] > stamp:
+            continue   # its block was counted from another stone (each count takes a later stamp)
+        # a block holding a wall stone counts as ``cap`` (board.count_liberties)
+        fewest = min(fewest, liberties(context, q, cap))
+        if fewest <= 1:
+            break
+    return fewest
+
+
 @inline_kernel
 def prior_share(context):
     """The share of the guide's prior that counts now: 0 unguided, 1 unfaded, and
@@ -183,6 +228,8 @@ def generate_moves(context, color, km, depth, hint):
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
     target_liberties = context[C_TARGET_LIBERTIES][depth]
+    opponent_liberties = context[C_OPPONENT_LIBERTIES][depth]
+    count_opponents = context[C_RACE][1] != 0
     prior = context[C_PRIOR][color]
     weight = context[C_PRIOR_WEIGHT][0] * prior_share(context)
     cutoffs = context[C_CUTOFFS][color]
@@ -221,15 +268,18 @@ def generate_moves(context, color, km, depth, hint):
             continue
         lives = False
         target_libs = 0
+        opponent_libs = COUNTED_LIBERTIES
         captures_target = cells[target] == EMPTY
         if captures_target:
             score = CAPTURES_TARGET
             code = move_code(pattern, color == defender, captured, 0, 1, True)
         else:
-            target_libs = liberties(context, target, 8)
+            target_libs = liberties(context, target, COUNTED_LIBERTIES)
             if color == defender and target_libs < 2:
                 undo_move(context)
                 continue
+            if count_opponents:
+                opponent_libs = fewest_opponent_liberties(context, min(COUNTED_LIBERTIES, target_libs + 1))
             own_libs = liberties(context, p, 4)
             code = move_code(pattern, color == defender, captured, target_libs, own_libs, False)
             if pattern_scale > 0.0:
@@ -252,6 +302,7 @@ def generate_moves(context, color, km, depth, hint):
             depths[0] = d
             hashes[0] = child
             target_liberties[0] = target_libs
+            opponent_liberties[0] = opponent_libs
             codes[0] = code
             return 1, earliest
         if lives:
@@ -269,6 +320,7 @@ def generate_moves(context, color, km, depth, hint):
         depths[n] = d
         hashes[n] = child
         target_liberties[n] = target_libs
+        opponent_liberties[n] = opponent_libs
         codes[n] = code
         n += 1
     # The attacker's pass is left out while it is ko master and no pass situation is on
@@ -292,6 +344,7 @@ def generate_moves(context, color, km, depth, hint):
         depths[n] = INF_DEPTH
         hashes[n] = context[C_HASH][0]
         target_liberties[n] = 2   # at least: the pass's entry is not read
+        opponent_liberties[n] = COUNTED_LIBERTIES
         codes[n] = -1
         n += 1
     return n, earliest
@@ -305,16 +358,20 @@ def sort_moves(context, depth, n):
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
     libs = context[C_TARGET_LIBERTIES][depth]
+    opponent_libs = context[C_OPPONENT_LIBERTIES][depth]
     codes = context[C_MOVE_CODES][depth]
     for i in range(1, n):
         m, s, d, h, b, c = moves[i], scores[i], depths[i], hashes[i], libs[i], codes[i]
+        o = opponent_libs[i]
         j = i - 1
         while j >= 0 and scores[j] < s:
             moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1] = moves[j], scores[j], depths[j], hashes[j]
             libs[j + 1] = libs[j]
+            opponent_libs[j + 1] = opponent_libs[j]
             codes[j + 1] = codes[j]
             j -= 1
         moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1], libs[j + 1] = m, s, d, h, b
+        opponent_libs[j + 1] = o
         codes[j + 1] = c
 
 
@@ -326,10 +383,12 @@ def remove_move(context, depth, n, i):
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
     libs = context[C_TARGET_LIBERTIES][depth]
+    opponent_libs = context[C_OPPONENT_LIBERTIES][depth]
     codes = context[C_MOVE_CODES][depth]
     for j in range(i, n - 1):
         moves[j], scores[j], depths[j], hashes[j] = moves[j + 1], scores[j + 1], depths[j + 1], hashes[j + 1]
         libs[j] = libs[j + 1]
+        opponent_libs[j] = opponent_libs[j + 1]
         codes[j] = codes[j + 1]
     return n - 1
 

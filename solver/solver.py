@@ -109,12 +109,15 @@ class Solver:
     sample of the nodes it cuts into ``record`` (:func:`solver.movegen.record_cut`;
     ``record_count`` says how many rows are filled), from which the weights are fitted.
     ``race`` lets both searches end a node whose capturing race the liberty count settles
-    (:mod:`solver.race`); off, they read the race out.  The verdict is the same either way.
+    (:mod:`solver.race`); off, they read the race out.  ``race_lead_cost`` > 0 makes df-pn
+    start a fresh child's proof number higher by that much per liberty the defender leads
+    the race against its weakest opponent (:data:`solver.dfpn.RACE_LEAD_COST`; 0: not
+    counted).  The verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
-                 race: bool = True):
+                 race: bool = True, race_lead_cost: int = 0):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -174,7 +177,9 @@ class Solver:
             np.zeros((rows, width), dtype=np.int32),      # each move's code (solver.patterns)
             self.record,
             self.record_count,
-            np.array([1 if race else 0], dtype=np.int64),   # the race count on or off
+            # the race count on or off; the race lead's cost in df-pn's first numbers
+            np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
+            np.full((rows, width), 8, dtype=np.int32),      # the opponents' fewest liberties after each move
         )
 
     @property

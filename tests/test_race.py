@@ -22,6 +22,7 @@ import pytest
 from pipeline.symmetries import transform, transform_point
 from solver import BLACK, WHITE, ProblemError, Solver, load_problem
 from solver.board import EMPTY
+from solver.dfpn import RACE_LEAD_COST
 from solver.problem import Problem, _check_legal
 from solver.race import NO_OPPONENT, attacker_wins_race
 from tests.test_benson import random_pockets
@@ -430,3 +431,33 @@ def test_own_problems_agree_on_and_off():
     problems = _own_problems()
     settled, proofs = _agree_on_and_off(problems, 1_000_000)
     assert settled >= 2 * len(problems) - 4 and proofs > 0
+
+
+# -- df-pn's first numbers from the race lead ---------------------------------------------------
+
+def test_dfpn_race_lead_numbers_change_the_order_never_the_verdict():
+    rng = np.random.default_rng(62)
+    settled = reordered = 0
+    for stones, target in itertools.chain(_pockets(rng, 40), _races(rng, 40)):
+        try:
+            problem = Problem("race", SIZE, np.ascontiguousarray(stones), target, BLACK)
+            _check_legal(problem)
+            with_lead, without = Solver(problem, race_lead_cost=RACE_LEAD_COST), Solver(problem)
+        except ProblemError:
+            continue
+        for side in (BLACK, WHITE):
+            for ko_master in ("attacker", "defender"):
+                a = with_lead.solve(side, ko_master=ko_master, algo="dfpn", max_nodes=BUDGET)
+                b = without.solve(side, ko_master=ko_master, algo="dfpn", max_nodes=BUDGET)
+                assert a.winner == b.winner, (stones.tolist(), target, side, ko_master)
+                settled += a.winner is not None
+                reordered += a.nodes != b.nodes
+    for problem in _own_problems():
+        with_lead, without = Solver(problem, race_lead_cost=RACE_LEAD_COST), Solver(problem)
+        for side in (BLACK, WHITE):
+            a = with_lead.solve(side, algo="dfpn", max_nodes=300_000)
+            b = without.solve(side, algo="dfpn", max_nodes=300_000)
+            assert a.winner == b.winner or None in (a.winner, b.winner), (problem.source, side)
+            settled += a.winner is not None and b.winner is not None
+            reordered += a.nodes != b.nodes
+    assert settled >= 400 and reordered >= 50
