@@ -163,13 +163,6 @@ def file_chunks(pattern: str, size: int = CHUNK):
         yield paths[start:start + size]
 
 
-def read_file(path: str, filesystem=None) -> bytes:
-    """The bytes of a file; ``filesystem``, Beam's for the path, when the caller has it at hand."""
-    opened = (filesystem or FileSystems).open(path, compression_type=CompressionTypes.UNCOMPRESSED)
-    with opened as f:
-        return f.read()
-
-
 class ToRecords(beam.DoFn):
     """A chunk of subproblem files' paths in; out, for each file, keyed by (split, shard,
     bucket), its (name, compressed example), or a tagged ``dead`` letter (a JSON line) when
@@ -207,7 +200,7 @@ class ToRecords(beam.DoFn):
             if self.tally is not None:
                 self.tally.add()
             try:
-                split, shard, name, problem, example = record_of(path, read_file(path, filesystem), self.settings)
+                split, shard, name, problem, example = record_of(path, storage.read_bytes(path, filesystem), self.settings)
             except ExcludedProblem as exc:
                 yield beam.pvalue.TaggedOutput("left_out", json.dumps(
                     {"file": path, "problem": str(exc), "reason": "its problem is excluded (--exclude-problems)"},
@@ -280,7 +273,7 @@ class JoinParts(beam.DoFn):
         with FileSystems.create(shard_path(self.out, split, shard, shards),
                                 compression_type=CompressionTypes.UNCOMPRESSED) as f, ZlibRecordWriter(f) as writer:
             for bucket, count in sorted(part for part in parts if part is not None):
-                data = read_file(part_path(self.out, split, shard, shards, bucket))
+                data = storage.read_bytes(part_path(self.out, split, shard, shards, bucket))
                 offset = 0
                 for _ in range(count):
                     (length,) = struct.unpack_from("<I", data, offset)
@@ -449,8 +442,7 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
                      max_per_problem=settings.max_per_problem,
                      **({"excluded_problems": sorted(settings.excluded)} if settings.excluded else {}),
                      source=os.path.basename(os.path.normpath(subproblems)))
-    with FileSystems.create(os.path.join(out, SPEC_FILE), compression_type=CompressionTypes.UNCOMPRESSED) as f:
-        f.write(spec.encode())
+    storage.write_atomic(os.path.join(out, SPEC_FILE), spec.encode())
     return counts
 
 

@@ -24,8 +24,10 @@ def exists(path: str) -> bool:
     return FileSystems.exists(path)
 
 
-def read_bytes(path: str) -> bytes:
-    with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as f:
+def read_bytes(path: str, filesystem=None) -> bytes:
+    """The bytes of a file; ``filesystem``, Beam's for the path, when the caller has it at hand
+    (resolving it costs more than reading a small file)."""
+    with (filesystem or FileSystems).open(path, compression_type=CompressionTypes.UNCOMPRESSED) as f:
         return f.read()
 
 
