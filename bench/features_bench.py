@@ -22,9 +22,10 @@ Prints, as the median over ``--repeats`` passes of CPU time of this process
   (``subproblem_windows`` with the groups of ``pipeline.planes.basic``; "dcnn-eval
   planes" in the output), the target being 5,000 subproblems/s/core;
 - all planes cut into windows with the end states (``labelled_windows``,
-  what the stage cuts), serialising the record (``example_bytes``) and
-  writing it to a ZLIB shard (``ZlibRecordWriter``), these two on the first
-  2,000 subproblems;
+  what the stage cuts), serialising the record (``example_bytes``), framing
+  and deflating it as a piece of its shard (``deflated_piece``) and joining
+  the piece into a shard (``ZlibPieceWriter``), these on the first 2,000
+  subproblems;
 - the cost of each part alone: the board analysis (``board_view``), each plane
   group (marked ``*`` when added to dcnn-eval's), and the windowing.
 
@@ -165,7 +166,7 @@ def per_subproblem(args, data: list[tuple[bytes, str]], origin: str) -> float:
     import io
 
     from pipeline.formats.records import example_bytes
-    from pipeline.formats.tfrecord import ZlibRecordWriter
+    from pipeline.formats.tfrecord import ZlibPieceWriter, deflated_piece
 
     # (a sample: the records of a whole solve-all folder would take gigabytes)
     records = [(labelled_windows(s), s) for s in subs[:RECORD_SAMPLE]]
@@ -174,8 +175,10 @@ def per_subproblem(args, data: list[tuple[bytes, str]], origin: str) -> float:
                                 end_states=r[0][2]), records, args.repeats)))
     serialised = [example_bytes(r[0][0], 0, r[0][1], 0, int(r[1].defender_first), r[1].source, "x",
                                 end_states=r[0][2]) for r in records]
-    shard = ZlibRecordWriter(io.BytesIO())
-    rows.append(("write it to a ZLIB shard (ZlibRecordWriter)", per_second(shard.write, serialised, args.repeats)))
+    shard = ZlibPieceWriter(io.BytesIO())
+    rows.append(("frame and deflate it (deflated_piece)", per_second(deflated_piece, serialised, args.repeats)))
+    pieces = [deflated_piece(record) for record in serialised]
+    rows.append(("join it into a ZLIB shard (ZlibPieceWriter)", per_second(shard.write, pieces, args.repeats)))
 
     print(f"\n{'per subproblem, one core':48s} {'per second':>12s} {'µs each':>9s}")
     for label, rate in rows:

@@ -9,13 +9,20 @@ The same input gives byte-identical output: each record's shard and, within
 it, its bucket are hashes of its name; a bucket's records are grouped, sorted
 by name and written to a part file (:func:`write_part`); a shard is its parts
 joined in bucket order (:class:`JoinParts`), and all shards exist even when
-empty.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin from
+empty.  Each record is framed and deflated where it is made (a piece,
+:func:`pipeline.formats.tfrecord.deflated_piece`), so it crosses the shuffle
+compressed and a shard is only its pieces joined into one zlib stream.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin from
 a random start and keeps no order inside a shard, so it cannot promise that.)
 Buckets keep every group small: grouping a whole shard at once (hundreds of
-MB a key) lost records in Beam's multi-processing runner.  Once the run is
-over, the records in the shards are counted from the files (not from Beam's
-metrics, which some runners do not report) and the run fails, saying so,
-unless they and the dead letters account for every file read.  Shards are
+MB a key) lost records in Beam's multi-processing runner.  The worker that
+writes a shard counts its records and bytes, and the counts of all shards
+are gathered into one file (:data:`SHARD_COUNTS_FILE`, as the dead letters
+are: Beam's metrics are not reported by every runner).  Once the run is over,
+each shard must be on disk with the size its writer gave, and the run fails,
+saying so, unless the shards' records, the dead letters and the records left
+out account for every file read.  (Reading every shard back to count its
+records cost a twelfth of the stage's time; :func:`records_in` still does,
+for the tests.)  Shards are
 ZLIB TFRecord files, byte for byte as TensorFlow's ``TFRecordWriter`` writes
 them (:mod:`pipeline.formats.tfrecord`), which is what ``TFRecordDataset(...,
 compression_type="ZLIB")`` reads.
@@ -25,8 +32,8 @@ hundreds of thousands of them (``bench/features_bench.py`` measures the stage
 end to end): the files travel as chunks of names (:data:`CHUNK` a Beam
 element, not one each), the stage's own files are read without sgfmill
 (:func:`pipeline.formats.subproblem.read_written_subproblem`), records are
-serialised without TensorFlow, which the stage never loads, and zstd (which
-Beam itself requires) packs them for the shuffle.
+serialised without TensorFlow, which the stage never loads, and deflated
+once, as pieces of their shard's stream.
 """
 from __future__ import annotations
 
@@ -41,7 +48,6 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 import apache_beam as beam
-import zstandard
 from apache_beam.io.filesystem import CompressionTypes
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
@@ -49,7 +55,7 @@ from apache_beam.metrics import Metrics
 from pipeline.beam import running, storage
 from pipeline.formats.records import SPEC_FILE, SPLITS, example_bytes, spec_text
 from pipeline.formats.subproblem import parse_subproblem
-from pipeline.formats.tfrecord import ZlibRecordWriter
+from pipeline.formats.tfrecord import ZlibPieceWriter, deflated_piece
 from pipeline.planes import plane_names
 from pipeline.planes.windows import labelled_windows
 from pipeline.progress import PolledBar, WorkerTally, tally_of
@@ -59,6 +65,7 @@ DEAD_LETTER_FILE = "dead-letter.jsonl"
 LEFT_OUT_FILE = "left-out.jsonl"     # records a --max-per-problem cap or --exclude-problems left out
 # The stage's Beam counters, for a runner's monitoring while a run goes; the
 # counts of features.json are taken from the files written (counts_on_disk).
+SHARD_COUNTS_FILE = "shard-counts.jsonl"   # each shard's records and bytes, as its writer counted them; removed at the end
 COUNTER_NAMESPACE = "features"
 # Records of a shard are grouped in this many buckets (a few MB each at a million records).
 BUCKETS = 64
@@ -111,7 +118,7 @@ def shard_path(out: str, split: str, shard: int, shards: int) -> str:
 
 
 def part_path(out: str, split: str, shard: int, shards: int, bucket: int) -> str:
-    """A bucket's records before they join their shard: zstd-compressed examples, each after its uint32 length."""
+    """A bucket's records before they join their shard: their pieces (``deflated_piece``), each after its uint32 length."""
     return f"{shard_path(out, split, shard, shards)}{PART_MARK}{bucket:05d}"
 
 
@@ -165,7 +172,7 @@ def file_chunks(pattern: str, size: int = CHUNK):
 
 class ToRecords(beam.DoFn):
     """A chunk of subproblem files' paths in; out, for each file, keyed by (split, shard,
-    bucket), its (name, compressed example), or a tagged ``dead`` letter (a JSON line) when
+    bucket), its (name, example as a piece of its shard's zlib stream), or a tagged ``dead`` letter (a JSON line) when
     it cannot become a record, or a tagged ``left_out`` line when its problem is excluded.
 
     With ``tally_folder`` (a local folder) each worker keeps there the count of
@@ -179,12 +186,8 @@ class ToRecords(beam.DoFn):
         self.rejected = Metrics.counter(COUNTER_NAMESPACE, "rejected")
         self.written = {split: Metrics.counter(COUNTER_NAMESPACE, f"written_{split}") for split in SPLITS}
         self.tally = None
-        self.compress = None
 
     def setup(self):
-        # Windows are mostly zeros: compressed, a record is ~35 times smaller
-        # while the shuffle into shards holds it.
-        self.compress = zstandard.ZstdCompressor().compress
         if self.tally_folder is not None:
             self.tally = WorkerTally(self.tally_folder)
 
@@ -212,7 +215,9 @@ class ToRecords(beam.DoFn):
                                                                   sort_keys=True))
                 continue
             written[split] += 1
-            record = (split, shard, bucket_of(name)), (name, self.compress(example))
+            # Windows are mostly zeros: deflated, a record is ~20 times smaller
+            # while the shuffle into shards holds it.
+            record = (split, shard, bucket_of(name)), (name, deflated_piece(example))
             if self.settings.max_per_problem:
                 yield beam.pvalue.TaggedOutput("capped",
                                                (problem, (sample_rank(name, self.settings.seed), path, record)))
@@ -254,35 +259,35 @@ def write_part(keyed, out: str, settings: SplitSettings):
 
 
 class JoinParts(beam.DoFn):
-    """A shard from its parts in bucket order; counts what it writes."""
+    """A shard from its parts in bucket order; out, a JSON line of what it wrote (its file's
+    name, records and bytes)."""
 
     def __init__(self, out: str, settings: SplitSettings):
         self.out = out
         self.settings = settings
         self.in_shards = {split: Metrics.counter(COUNTER_NAMESPACE, f"in_shards_{split}")
                           for split in SPLITS}
-        self.decompress = None
-
-    def setup(self):
-        self.decompress = zstandard.ZstdDecompressor().decompress
 
     def process(self, keyed):
         (split, shard), parts = keyed
         shards = self.settings.shards(split)
+        path = shard_path(self.out, split, shard, shards)
         # (uncompressed: the name ends in .gz, but the stream is zlib's, which the writer makes)
-        with FileSystems.create(shard_path(self.out, split, shard, shards),
-                                compression_type=CompressionTypes.UNCOMPRESSED) as f, ZlibRecordWriter(f) as writer:
+        with FileSystems.create(path,
+                                compression_type=CompressionTypes.UNCOMPRESSED) as f, ZlibPieceWriter(f) as writer:
             for bucket, count in sorted(part for part in parts if part is not None):
                 data = storage.read_bytes(part_path(self.out, split, shard, shards, bucket))
                 offset = 0
                 for _ in range(count):
                     (length,) = struct.unpack_from("<I", data, offset)
-                    writer.write(self.decompress(data[offset + 4:offset + 4 + length]))
+                    writer.write(memoryview(data)[offset + 4:offset + 4 + length])
                     offset += 4 + length
                 if offset != len(data):
                     raise RuntimeError(f"part file of {split} shard {shard}, bucket {bucket}: "
                                        f"{len(data) - offset} bytes after its {count} records")
                 self.in_shards[split].inc(count)
+        yield json.dumps({"shard": os.path.basename(path), "records": writer.records, "bytes": writer.size},
+                         sort_keys=True)
 
 
 def write_lines(lines: list[str], path: str) -> None:
@@ -333,7 +338,9 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
     ((parts, pipeline | "EveryShard" >> beam.Create(every_shard))
      | "Flatten" >> beam.Flatten()
      | "ByShard" >> beam.GroupByKey()
-     | "JoinParts" >> beam.ParDo(JoinParts(out, settings)))
+     | "JoinParts" >> beam.ParDo(JoinParts(out, settings))
+     | "AllShardCounts" >> beam.combiners.ToList()
+     | "WriteShardCounts" >> beam.Map(write_lines, os.path.join(out, SHARD_COUNTS_FILE)))
     (results.dead
      | "AllDead" >> beam.combiners.ToList()
      | "WriteDeadLetters" >> beam.Map(write_dead_letters, out))
@@ -370,14 +377,36 @@ def records_in(path: str) -> int:
     return count
 
 
-def counts_on_disk(subproblems: str, out: str, settings: SplitSettings) -> dict[str, int]:
-    """What the run did, from the files alone: the subproblem files, the records in the
-    shards and the dead letters (whatever the runner, with or without metrics)."""
-    counts = {"read": len(FileSystems.match([os.path.join(subproblems, "*.sgf")])[0].metadata_list)}
+def shard_counts(out: str, settings: SplitSettings) -> dict[str, int]:
+    """The records each shard's writer wrote (:data:`SHARD_COUNTS_FILE`), by split, once every
+    shard is found on disk with the size its writer gave; raises :class:`LostRecords` otherwise."""
+    path = os.path.join(out, SHARD_COUNTS_FILE)
+    if not storage.exists(path):
+        raise LostRecords(f"{path}: missing: the shards' writers did not all report")
+    written = {json.loads(line)["shard"]: json.loads(line) for line in storage.read_bytes(path).decode().splitlines()}
+    on_disk = {os.path.basename(m.path): m.size_in_bytes
+               for m in FileSystems.match([os.path.join(out, "*.tfrecord.gz")])[0].metadata_list}
+    counts = {}
     for split in SPLITS:
         shards = settings.shards(split)
-        counts[f"written_{split}"] = sum(records_in(shard_path(out, split, shard, shards))
-                                         for shard in range(shards))
+        counts[f"written_{split}"] = 0
+        for shard in range(shards):
+            name = os.path.basename(shard_path(out, split, shard, shards))
+            if name not in written:
+                raise LostRecords(f"{os.path.join(out, name)}: its writer did not report it")
+            if on_disk.get(name) != written[name]["bytes"]:
+                raise LostRecords(f"{os.path.join(out, name)}: {on_disk.get(name, 'no')} bytes on disk, "
+                                  f"where its writer wrote {written[name]['bytes']}")
+            counts[f"written_{split}"] += written[name]["records"]
+    return counts
+
+
+def counts_on_disk(subproblems: str, out: str, settings: SplitSettings) -> dict[str, int]:
+    """What the run did, from the files alone: the subproblem files, the records in the
+    shards as their writers counted them and the dead letters (whatever the runner, with or
+    without metrics)."""
+    counts = {"read": len(FileSystems.match([os.path.join(subproblems, "*.sgf")])[0].metadata_list)}
+    counts.update(shard_counts(out, settings))
     counts["rejected"] = len(read_dead_letters(out))
     if leaves_out(settings):
         counts["left_out"] = len(read_left_out(out))
@@ -394,6 +423,7 @@ def _clear_old_shards(out: str) -> None:
     """Shards and parts of an earlier run (maybe with other shard counts) would mix with this one's."""
     _delete_matching(out, SPEC_FILE)
     _delete_matching(out, LEFT_OUT_FILE)
+    _delete_matching(out, SHARD_COUNTS_FILE)
     for split in SPLITS:
         _delete_matching(out, f"{split}-*.tfrecord.gz")
         _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
@@ -431,6 +461,7 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
     for split in SPLITS:
         _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
     counts = counts_on_disk(subproblems, out, settings)
+    _delete_matching(out, SHARD_COUNTS_FILE)
     kept = sum(counts[f"written_{split}"] for split in SPLITS)
     left_out = counts.get("left_out", 0)
     if counts["read"] != kept + counts["rejected"] + left_out:

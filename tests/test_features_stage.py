@@ -5,6 +5,8 @@ problems: the root position and the positions after one attacker move, each
 with both sides to move, labelled by the solver; plus three bad files.
 """
 import json
+import shutil
+import struct
 import subprocess
 import sys
 from pathlib import Path
@@ -82,8 +84,9 @@ def read_records(out: Path) -> dict[str, tuple[str, dict]]:
 
 
 def test_the_windows_step_keys_each_record_by_split_shard_and_bucket(stage):
+    import zlib
+
     import tensorflow as tf
-    import zstandard
 
     from model.dataset import parse_example
     from pipeline.features_pipeline import ToRecords, bucket_of, shard_of, split_of
@@ -96,12 +99,15 @@ def test_the_windows_step_keys_each_record_by_split_shard_and_bucket(stage):
     outputs = list(step.process([str(root / "subproblems" / name) for name in names + ["unlabelled.sgf"]]))
     *records, dead = outputs
     assert len(records) == len(names)
-    for name, (key, (record_name, compressed)) in zip(names, records):
+    for name, (key, (record_name, piece)) in zip(names, records):
         sub = subs[name]
         split = split_of(sub.source, name, SETTINGS)
         assert key == (split, shard_of(name, SETTINGS.shards(split)), bucket_of(name))
         assert record_name == name
-        example = zstandard.ZstdDecompressor().decompress(compressed)
+        # the piece: the framed record's Adler-32 and length, then the record framed and deflated
+        framed = zlib.decompressobj(-zlib.MAX_WBITS).decompress(piece[8:])
+        assert (zlib.adler32(framed), len(framed)) == struct.unpack("<II", piece[:8])
+        example = framed[12:-4]
         record = {k: v.numpy() for k, v in parse_example(tf.constant(example), len(plane_names())).items()}
         windows, moves = subproblem_windows(sub)
         assert np.array_equal(record["planes"], windows) and record["move"].tolist() == moves
@@ -309,6 +315,39 @@ def test_shards_that_hold_fewer_records_than_were_made_fail_the_run(stage, tmp_p
             in capsys.readouterr().err)
     assert not (out / "features.json").exists()
     assert not list(out.glob("*.part-*"))
+
+
+def test_the_shards_hold_the_records_their_writers_counted(stage):
+    from pipeline.features_pipeline import SHARD_COUNTS_FILE, records_in
+
+    root, _, counts = stage
+    for split in ("train", "test"):
+        assert counts[f"written_{split}"] == sum(
+            records_in(str(shard)) for shard in (root / "out").glob(f"{split}-*.tfrecord.gz"))
+    assert not (root / "out" / SHARD_COUNTS_FILE).exists()   # (the run's own accounting, removed)
+
+
+def test_a_shard_cut_short_or_not_reported_fails_the_count(stage, tmp_path):
+    from pipeline.features_pipeline import SHARD_COUNTS_FILE, LostRecords, records_in, shard_counts
+
+    root, _, counts = stage
+    out = tmp_path / "out"
+    shutil.copytree(root / "out", out)
+    reports = [{"shard": shard.name, "records": records_in(str(shard)), "bytes": shard.stat().st_size}
+               for shard in sorted(out.glob("*.tfrecord.gz"))]
+    (out / SHARD_COUNTS_FILE).write_text("".join(json.dumps(r) + "\n" for r in reports))
+    assert shard_counts(str(out), SETTINGS) == {k: v for k, v in counts.items() if k.startswith("written_")}
+    shard = out / reports[0]["shard"]
+    shard.write_bytes(shard.read_bytes()[:-1])
+    with pytest.raises(LostRecords, match=f"^{shard}: {reports[0]['bytes'] - 1} bytes on disk, "
+                                          f"where its writer wrote {reports[0]['bytes']}$"):
+        shard_counts(str(out), SETTINGS)
+    (out / SHARD_COUNTS_FILE).write_text("".join(json.dumps(r) + "\n" for r in reports[1:]))
+    with pytest.raises(LostRecords, match=f"^{shard}: its writer did not report it$"):
+        shard_counts(str(out), SETTINGS)
+    (out / SHARD_COUNTS_FILE).unlink()
+    with pytest.raises(LostRecords, match="missing: the shards' writers did not all report"):
+        shard_counts(str(out), SETTINGS)
 
 
 def test_a_run_where_every_file_is_rejected_fails(tmp_path, capsys):

@@ -1,14 +1,15 @@
-"""Records and shards written without TensorFlow are TensorFlow's bytes.
+"""Records and shards written without TensorFlow are what TensorFlow writes and reads.
 
 The features stage serialises its examples (``example_bytes``) and writes its
-ZLIB shards (``ZlibRecordWriter``) itself; the records must stay
-byte-identical to what ``tf.train.Example`` and ``tf.io.TFRecordWriter``
-give, which is what these tests compare, on real subproblems and on random
-values at the edges of the encoding (negative and 64-bit integers, empty
-lists, no windows, no planes, text beyond ASCII).
+ZLIB shards (``deflated_piece``, ``ZlibPieceWriter``) itself; the records must
+stay byte-identical to what ``tf.train.Example`` gives, and TensorFlow must
+read the shards back record for record, which is what these tests check, on
+real subproblems and on random values at the edges of the encoding (negative
+and 64-bit integers, empty lists, no windows, no planes, text beyond ASCII).
 """
 import io
 import struct
+import zlib
 
 import numpy as np
 import pytest
@@ -16,7 +17,8 @@ import tensorflow as tf
 
 from pipeline.formats.records import WINDOW, example_bytes
 from pipeline.formats.subproblem import Subproblem
-from pipeline.formats.tfrecord import ZlibRecordWriter, crc32c, framed, masked_crc32c
+from pipeline.formats.tfrecord import (ZLIB_LEVEL, ZlibPieceWriter, adler32_combine, crc32c,
+                                       deflated_piece, framed, masked_crc32c)
 from pipeline.planes.windows import labelled_windows
 from tests.own_positions import own_positions
 
@@ -90,31 +92,34 @@ def test_the_crc_is_crc32c_and_tfrecord_masks_it():
         assert masked_crc32c(data) == reference(data), length
 
 
-def test_shards_are_the_bytes_tensorflow_writes(records, tmp_path):
-    serialised = [example_bytes(*args) for args in records]
-    theirs = tmp_path / "tf.tfrecord.gz"
-    with tf.io.TFRecordWriter(str(theirs), tf.io.TFRecordOptions(compression_type="ZLIB")) as writer:
-        for record in serialised:
-            writer.write(record)
+def test_shards_joined_from_pieces_read_back_record_for_record(records, tmp_path):
+    """The stage's shards: each record deflated alone, the pieces joined behind one header."""
+    serialised = [example_bytes(*args) for args in records] + [b"", bytes(range(256)) * 300]
     ours = io.BytesIO()
-    with ZlibRecordWriter(ours) as writer:
+    with ZlibPieceWriter(ours) as writer:
         for record in serialised:
-            writer.write(record)
-    assert ours.getvalue() == theirs.read_bytes()
-    # and TensorFlow reads them back, record for record
+            writer.write(deflated_piece(record))
+    assert writer.records == len(serialised) and writer.size == len(ours.getvalue())
     (tmp_path / "ours.tfrecord.gz").write_bytes(ours.getvalue())
     back = [r.numpy() for r in tf.data.TFRecordDataset(str(tmp_path / "ours.tfrecord.gz"), compression_type="ZLIB")]
     assert back == serialised
-
-
-def test_an_empty_shard_is_tensorflows_too(tmp_path):
+    # one zlib stream whose check (the Adler-32 combined from the pieces') holds
+    assert zlib.decompress(ours.getvalue()) == b"".join(map(framed, serialised))
+    empty = io.BytesIO()
+    with ZlibPieceWriter(empty):
+        pass
     theirs = tmp_path / "empty.tfrecord.gz"
-    with tf.io.TFRecordWriter(str(theirs), tf.io.TFRecordOptions(compression_type="ZLIB")):
+    with tf.io.TFRecordWriter(str(theirs), tf.io.TFRecordOptions(compression_type="ZLIB", compression_level=ZLIB_LEVEL)):
         pass
-    ours = io.BytesIO()
-    with ZlibRecordWriter(ours):
-        pass
-    assert ours.getvalue() == theirs.read_bytes()
+    assert empty.getvalue() == theirs.read_bytes()
+
+
+def test_adler32_combines_as_zlib_computes_it_whole():
+    rng = np.random.default_rng(2)
+    for first, second in [(0, 0), (1, 0), (0, 5), (100, 70_000), (65_521, 65_521), (3, 200_000)]:
+        a = rng.integers(0, 256, first, dtype=np.uint8).tobytes()
+        b = rng.integers(0, 256, second, dtype=np.uint8).tobytes()
+        assert adler32_combine(zlib.adler32(a), zlib.adler32(b), len(b)) == zlib.adler32(a + b)
 
 
 def test_a_frame_is_length_crc_data_crc():
