@@ -1,6 +1,6 @@
 """df-pn with and without a race lead in a fresh child's first numbers: readings settled and nodes.
 
-    python -m research.race_numbers readings [--sample 50] [--seed 0] [--areas 14-24]
+    python -m research.race_numbers readings [--sample 50] [--seed 0] [--not-in SEED...] [--areas 14-24]
                                              [--max-nodes 800000] --variant off|on [--cost 256]
     python -m research.race_numbers reference [--problems ../shared/sgf-problems] --variant off|on
 
@@ -31,8 +31,13 @@ from solver.dfpn import RACE_LEAD_COST   # noqa: E402
 VARIANTS = ("off", "on")
 
 
-def drawn_readings(sample: int, seed: int, low: int, high: int) -> list[tuple[str, object]]:
+def drawn_readings(sample: int, seed: int, low: int, high: int,
+                   not_in: tuple[int, ...] = ()) -> list[tuple[str, object]]:
+    """The seeded sample, less the readings the samples of the ``not_in`` seeds drew (a fresh draw)."""
     readings = [r for r in read_readings([str(DEFAULT_READINGS)]) if low <= r["area"] <= high]
+    for earlier in not_in:
+        taken = random.Random(earlier).sample(readings, min(sample, len(readings)))
+        readings = [r for r in readings if r not in taken]
     readings = random.Random(seed).sample(readings, min(sample, len(readings)))
     framed = []
     for row in readings:
@@ -49,6 +54,8 @@ def main(argv=None) -> int:
     parser.add_argument("--problems", default="../shared/sgf-problems")
     parser.add_argument("--sample", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--not-in", type=int, nargs="*", default=[], metavar="SEED",
+                        help="leave out the readings the draws of these seeds took (a fresh draw)")
     parser.add_argument("--areas", default="14-24")
     parser.add_argument("--max-nodes", type=int, default=800_000)
     parser.add_argument("--variant", choices=VARIANTS, required=True)
@@ -56,7 +63,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.set == "readings":
         low, _, high = args.areas.partition("-")
-        cases = drawn_readings(args.sample, args.seed, int(low), int(high))
+        cases = drawn_readings(args.sample, args.seed, int(low), int(high), tuple(args.not_in))
     else:
         cases = [(short_name(p), p) for p in load_problems(args.problems)]
     options = {"race_lead_cost": args.cost} if args.variant == "on" else {}
