@@ -163,9 +163,9 @@ def _reason(exc: Exception) -> str:
     return str(exc) if isinstance(exc, RejectedSubproblem) else reason_of(exc)
 
 
-def file_chunks(pattern: str, size: int = CHUNK):
-    """The paths of the files ``pattern`` matches, sorted, in lists of ``size``."""
-    paths = sorted(metadata.path for metadata in FileSystems.match([pattern])[0].metadata_list)
+def file_chunks(folder: str, size: int = CHUNK):
+    """The paths of the folder's ``.sgf`` files, sorted, in lists of ``size``."""
+    paths = storage.files_in(folder, ".sgf")
     for start in range(0, len(paths), size):
         yield paths[start:start + size]
 
@@ -311,7 +311,7 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
     ``tally_folder``: where the workers count the files they read (see :class:`ToRecords`).
     """
     results = (pipeline
-               | "Folder" >> beam.Create([os.path.join(subproblems, "*.sgf")])
+               | "Folder" >> beam.Create([subproblems])
                | "Match" >> beam.FlatMap(file_chunks)
                # The chunks come out of one glob in one bundle: spread them over the workers.
                | "Spread" >> beam.Reshuffle()
@@ -405,7 +405,7 @@ def counts_on_disk(subproblems: str, out: str, settings: SplitSettings) -> dict[
     """What the run did, from the files alone: the subproblem files, the records in the
     shards as their writers counted them and the dead letters (whatever the runner, with or
     without metrics)."""
-    counts = {"read": len(FileSystems.match([os.path.join(subproblems, "*.sgf")])[0].metadata_list)}
+    counts = {"read": len(storage.files_in(subproblems, ".sgf"))}
     counts.update(shard_counts(out, settings))
     counts["rejected"] = len(read_dead_letters(out))
     if leaves_out(settings):
@@ -429,10 +429,6 @@ def _clear_old_shards(out: str) -> None:
         _delete_matching(out, f"{split}-*.tfrecord.gz{PART_MARK}*")
 
 
-def _count_sgf_files(folder: str) -> int:
-    return sum(1 for entry in os.scandir(folder) if entry.name.endswith(".sgf") and entry.is_file())
-
-
 def run_features(subproblems: str, out: str, settings: SplitSettings, beam_options=(),
                  progress: bool = False) -> dict:
     """Run the stage and write ``features.json``; returns the counts.
@@ -451,7 +447,7 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
     build_pipeline(pipeline, subproblems, out, settings, tally_folder)
     bar = None
     if tally_folder is not None:
-        bar = PolledBar(lambda: tally_of(tally_folder), _count_sgf_files(subproblems),
+        bar = PolledBar(lambda: tally_of(tally_folder), len(storage.files_in(subproblems, ".sgf")),
                         desc="features: files read", unit="file")
     try:
         running.run_to_end(pipeline, bar)

@@ -109,3 +109,19 @@ def test_worker_processes_are_quiet_unless_verbose(tmp_path):
                           cwd=REPOSITORY, env={**environment, "TSUMEGO_VERBOSE": "1"}, check=True)
     assert "sdk_worker" in loud.stderr
     assert _files(tmp_path / "quiet") == _files(tmp_path / "loud")
+
+
+def test_a_local_folder_is_listed_as_beams_match_lists_it(tmp_path):
+    from apache_beam.io.filesystems import FileSystems
+
+    from pipeline.beam import storage
+
+    for name in ["b.sgf", "a.sgf", ".hidden.sgf", "notes.txt", "c.sgf.bak", "x.SGF"]:
+        (tmp_path / name).write_text("(;)")
+    (tmp_path / "inner").mkdir()
+    (tmp_path / "inner" / "d.sgf").write_text("(;)")
+    (tmp_path / "folder.sgf").mkdir()
+    (tmp_path / "link.sgf").symlink_to(tmp_path / "a.sgf")
+    beams = sorted(m.path for m in FileSystems.match([str(tmp_path / "*.sgf")])[0].metadata_list)
+    assert storage.files_in(str(tmp_path), ".sgf") == beams
+    assert [Path(p).name for p in beams] == [".hidden.sgf", "a.sgf", "b.sgf", "link.sgf"]

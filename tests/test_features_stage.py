@@ -120,7 +120,7 @@ def test_the_files_travel_in_chunks_of_their_paths(stage):
     from pipeline.features_pipeline import file_chunks
 
     root, subs, _ = stage
-    chunks = list(file_chunks(str(root / "subproblems" / "*.sgf"), size=5))
+    chunks = list(file_chunks(str(root / "subproblems"), size=5))
     assert all(len(chunk) == 5 for chunk in chunks[:-1]) and 0 < len(chunks[-1]) <= 5
     paths = [path for chunk in chunks for path in chunk]
     assert paths == sorted(str(root / "subproblems" / name) for name in list(subs) + list(BAD))
