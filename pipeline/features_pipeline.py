@@ -9,10 +9,11 @@ The same input gives byte-identical output: each record's shard and, within
 it, its bucket are hashes of its name; a bucket's records are grouped, sorted
 by name and written to a part file (:func:`write_part`); a shard is its parts
 joined in bucket order (:class:`JoinParts`), and all shards exist even when
-empty.  Each record is framed and deflated where it is made (a piece,
-:func:`pipeline.formats.tfrecord.deflated_piece`), so it crosses the shuffle
-compressed and a shard is only its pieces joined into one zlib stream.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin from
+empty.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin from
 a random start and keeps no order inside a shard, so it cannot promise that.)
+Each record is framed and deflated where it is made (a piece,
+:func:`pipeline.formats.tfrecord.deflated_piece`), so it crosses the shuffle
+compressed and a shard is only its pieces joined into one zlib stream.
 Buckets keep every group small: grouping a whole shard at once (hundreds of
 MB a key) lost records in Beam's multi-processing runner.  The worker that
 writes a shard counts its records and bytes, and the counts of all shards
@@ -22,10 +23,8 @@ each shard must be on disk with the size its writer gave, and the run fails,
 saying so, unless the shards' records, the dead letters and the records left
 out account for every file read.  (Reading every shard back to count its
 records cost a twelfth of the stage's time; :func:`records_in` still does,
-for the tests.)  Shards are
-ZLIB TFRecord files, byte for byte as TensorFlow's ``TFRecordWriter`` writes
-them (:mod:`pipeline.formats.tfrecord`), which is what ``TFRecordDataset(...,
-compression_type="ZLIB")`` reads.
+for the tests.)  Shards are ZLIB TFRecord files (:mod:`pipeline.formats.tfrecord`),
+which is what ``TFRecordDataset(..., compression_type="ZLIB")`` reads.
 
 What a subproblem costs outside its planes is kept small, since there are
 hundreds of thousands of them (``bench/features_bench.py`` measures the stage
@@ -63,9 +62,10 @@ from solver.problem import reason_of
 
 DEAD_LETTER_FILE = "dead-letter.jsonl"
 LEFT_OUT_FILE = "left-out.jsonl"     # records a --max-per-problem cap or --exclude-problems left out
+# Each shard's records and bytes, as its writer counted them; removed at the end of a run.
+SHARD_COUNTS_FILE = "shard-counts.jsonl"
 # The stage's Beam counters, for a runner's monitoring while a run goes; the
 # counts of features.json are taken from the files written (counts_on_disk).
-SHARD_COUNTS_FILE = "shard-counts.jsonl"   # each shard's records and bytes, as its writer counted them; removed at the end
 COUNTER_NAMESPACE = "features"
 # Records of a shard are grouped in this many buckets (a few MB each at a million records).
 BUCKETS = 64
@@ -172,8 +172,9 @@ def file_chunks(folder: str, size: int = CHUNK):
 
 class ToRecords(beam.DoFn):
     """A chunk of subproblem files' paths in; out, for each file, keyed by (split, shard,
-    bucket), its (name, example as a piece of its shard's zlib stream), or a tagged ``dead`` letter (a JSON line) when
-    it cannot become a record, or a tagged ``left_out`` line when its problem is excluded.
+    bucket), its (name, example as a piece of its shard's zlib stream), or a tagged
+    ``dead`` letter (a JSON line) when it cannot become a record, or a tagged
+    ``left_out`` line when its problem is excluded.
 
     With ``tally_folder`` (a local folder) each worker keeps there the count of
     files it has read, for a progress bar (:class:`pipeline.progress.WorkerTally`).
@@ -198,7 +199,7 @@ class ToRecords(beam.DoFn):
     def process(self, paths):
         written = dict.fromkeys(SPLITS, 0)
         rejected = 0
-        filesystem = FileSystems.get_filesystem(paths[0]) if paths else None   # one glob's: one filesystem
+        filesystem = FileSystems.get_filesystem(paths[0]) if paths else None   # one folder's: one filesystem
         for path in paths:
             if self.tally is not None:
                 self.tally.add()
@@ -313,7 +314,7 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
     results = (pipeline
                | "Folder" >> beam.Create([subproblems])
                | "Match" >> beam.FlatMap(file_chunks)
-               # The chunks come out of one glob in one bundle: spread them over the workers.
+               # The chunks come out of one listing in one bundle: spread them over the workers.
                | "Spread" >> beam.Reshuffle()
                | "Windows" >> beam.ParDo(ToRecords(settings, tally_folder)).with_outputs(
                    "dead", "capped", "left_out", main="records"))

@@ -112,13 +112,11 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
 
 
 def _stream_ends() -> tuple[bytes, bytes]:
-    """The zlib header at :data:`ZLIB_LEVEL` and the raw stream's empty final block."""
-    header = zlib.compressobj(ZLIB_LEVEL, zlib.DEFLATED, ZLIB_WINDOW_BITS, ZLIB_MEMORY_LEVEL).compress(b"")
-    if not header:   # (zlib writes its header with the first output)
-        header = zlib.compressobj(ZLIB_LEVEL, zlib.DEFLATED, ZLIB_WINDOW_BITS,
-                                  ZLIB_MEMORY_LEVEL).flush(zlib.Z_SYNC_FLUSH)[:2]
+    """The zlib header at :data:`ZLIB_LEVEL` (the first two bytes of any stream) and a raw
+    deflate stream's empty final block."""
+    header = zlib.compressobj(ZLIB_LEVEL, zlib.DEFLATED, ZLIB_WINDOW_BITS, ZLIB_MEMORY_LEVEL).flush()[:2]
     final = zlib.compressobj(ZLIB_LEVEL, zlib.DEFLATED, -ZLIB_WINDOW_BITS, ZLIB_MEMORY_LEVEL).flush()
-    return header[:2], final
+    return header, final
 
 
 _ZLIB_HEADER, _FINAL_BLOCK = _stream_ends()
