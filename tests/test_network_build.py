@@ -133,6 +133,15 @@ def test_rejected_inputs_go_on_only_where_the_shared_data_is_read(build):
         run("--seed", "2")
 
 
+def test_every_stage_that_reads_the_shared_collections_goes_on_past_the_files_it_rejects(build):
+    # the collections hold such files (books that give a pass as the answer, problems without
+    # a target): a stage reading them exits 1, naming each, and the build must go on
+    assert [stage.name for stage in STAGES if stage.shared_inputs and not stage.rejections_allowed] == []
+    run, cache, shared = build
+    run.codes["same-positions"] = 1
+    assert "quantize" in stages_of(run())
+
+
 def test_until_stops_after_a_stage(build):
     run, cache, shared = build
     assert stages_of(run("--until", "reference-features")) == ["solve-all", "features"]
