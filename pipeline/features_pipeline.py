@@ -22,9 +22,10 @@ are: Beam's metrics are not reported by every runner).  Once the run is over,
 each shard must be on disk with the size its writer gave, and the run fails,
 saying so, unless the shards' records, the dead letters and the records left
 out account for every file read.  (Reading every shard back to count its
-records cost a twelfth of the stage's time; :func:`records_in` still does,
-for the tests.)  Shards are ZLIB TFRecord files (:mod:`pipeline.formats.tfrecord`),
-which is what ``TFRecordDataset(..., compression_type="ZLIB")`` reads.
+records cost a twelfth of the stage's time; the commands that read the
+shards count them as they check them, :mod:`model.shards`.)  Shards are ZLIB
+TFRecord files (:mod:`pipeline.formats.tfrecord`), which is what
+``TFRecordDataset(..., compression_type="ZLIB")`` reads.
 
 What a subproblem costs outside its planes is kept small, since there are
 hundreds of thousands of them (``bench/features_bench.py`` measures the stage
@@ -42,7 +43,6 @@ import os
 import shutil
 import struct
 import tempfile
-import zlib
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -347,44 +347,14 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
      | "WriteDeadLetters" >> beam.Map(write_dead_letters, out))
 
 
-def records_in(path: str) -> int:
-    """How many records a ZLIB TFRecord file holds, counted from its framing.
-
-    Each record is its length (uint64), a CRC of the length, its data and a CRC
-    of the data; the file is read as it streams, never whole.
-    """
-    def inflated():
-        inflate = zlib.decompressobj()
-        with FileSystems.open(path, compression_type=CompressionTypes.UNCOMPRESSED) as f:
-            while chunk := f.read(1 << 20):
-                yield inflate.decompress(chunk)
-        yield inflate.flush()
-
-    count, skip, pending = 0, 0, b""   # skip: bytes of the current record still to pass
-    for chunk in inflated():
-        data = pending + chunk
-        offset = min(skip, len(data))
-        skip -= offset
-        while skip == 0 and len(data) - offset >= 12:
-            (length,) = struct.unpack_from("<Q", data, offset)
-            count += 1
-            offset += 12
-            step = min(length + 4, len(data) - offset)
-            offset += step
-            skip = length + 4 - step
-        pending = data[offset:]
-    if skip or pending:
-        raise LostRecords(f"{path}: its last record is cut short")
-    return count
-
-
 def shard_counts(out: str, settings: SplitSettings) -> dict[str, int]:
     """The records each shard's writer wrote (:data:`SHARD_COUNTS_FILE`), by split, once every
     shard is found on disk with the size its writer gave; raises :class:`LostRecords` otherwise."""
     path = os.path.join(out, SHARD_COUNTS_FILE)
     if not storage.exists(path):
         raise LostRecords(f"{path}: missing: the shards' writers did not all report")
-    written = {json.loads(line)["shard"]: json.loads(line) for line in storage.read_bytes(path).decode().splitlines()}
+    reports = [json.loads(line) for line in storage.read_bytes(path).decode().splitlines()]
+    written = {report["shard"]: report for report in reports}
     on_disk = {os.path.basename(m.path): m.size_in_bytes
                for m in FileSystems.match([os.path.join(out, "*.tfrecord.gz")])[0].metadata_list}
     counts = {}

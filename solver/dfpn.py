@@ -97,7 +97,9 @@ ESCAPE_LIBERTIES = 4
 # PL (PL first, 1,000,000 nodes) df-pn took 1,250,878 nodes at a cost of 64 and 1,186,772
 # at 256 against 1,462,657 without, 16 and 1024 less (1,343,711, 1,227,105); counting the
 # opponents costs about a sixth more CPU a node on the unsettled book readings
-# (RESULTS.md, "Race-aware first numbers in df-pn").
+# (RESULTS.md, "Race-aware first numbers in df-pn").  Off by default: over two draws of
+# 50 unsettled readings it settled 39 against 34 at equal nodes, one more in a hundred
+# at equal CPU (RESULTS.md, "How far the unsettled readings are").
 RACE_LEAD_COST = 256
 # 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR (epsilon 1/2 and 1/8 took 4% and
 # 1% more nodes on hard reference problems, 1 took 7% more).

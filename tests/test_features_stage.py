@@ -318,22 +318,24 @@ def test_shards_that_hold_fewer_records_than_were_made_fail_the_run(stage, tmp_p
 
 
 def test_the_shards_hold_the_records_their_writers_counted(stage):
-    from pipeline.features_pipeline import SHARD_COUNTS_FILE, records_in
+    from model.shards import count_records
+    from pipeline.features_pipeline import SHARD_COUNTS_FILE
 
     root, _, counts = stage
-    for split in ("train", "test"):
+    for split in ("train", "test"):   # (TensorFlow reads each shard to its end)
         assert counts[f"written_{split}"] == sum(
-            records_in(str(shard)) for shard in (root / "out").glob(f"{split}-*.tfrecord.gz"))
+            count_records(str(shard)) for shard in (root / "out").glob(f"{split}-*.tfrecord.gz"))
     assert not (root / "out" / SHARD_COUNTS_FILE).exists()   # (the run's own accounting, removed)
 
 
 def test_a_shard_cut_short_or_not_reported_fails_the_count(stage, tmp_path):
-    from pipeline.features_pipeline import SHARD_COUNTS_FILE, LostRecords, records_in, shard_counts
+    from model.shards import count_records
+    from pipeline.features_pipeline import SHARD_COUNTS_FILE, LostRecords, shard_counts
 
     root, _, counts = stage
     out = tmp_path / "out"
     shutil.copytree(root / "out", out)
-    reports = [{"shard": shard.name, "records": records_in(str(shard)), "bytes": shard.stat().st_size}
+    reports = [{"shard": shard.name, "records": count_records(str(shard)), "bytes": shard.stat().st_size}
                for shard in sorted(out.glob("*.tfrecord.gz"))]
     (out / SHARD_COUNTS_FILE).write_text("".join(json.dumps(r) + "\n" for r in reports))
     assert shard_counts(str(out), SETTINGS) == {k: v for k, v in counts.items() if k.startswith("written_")}
