@@ -52,6 +52,7 @@ from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
 from pipeline.beam import running, storage
+from pipeline.beam.collector import set_aside_imports
 from pipeline.formats.records import SPEC_FILE, SPLITS, example_bytes, spec_text
 from pipeline.formats.subproblem import parse_subproblem
 from pipeline.formats.tfrecord import ZlibPieceWriter, deflated_piece
@@ -189,6 +190,7 @@ class ToRecords(beam.DoFn):
         self.tally = None
 
     def setup(self):
+        set_aside_imports()   # the collector's passes would walk every imported object again and again
         if self.tally_folder is not None:
             self.tally = WorkerTally(self.tally_folder)
 
