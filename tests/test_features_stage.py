@@ -448,7 +448,6 @@ def test_a_worker_sets_its_imported_objects_aside_once():
     work made in between stays collectable."""
     script = (
         "import gc\n"
-        "from pipeline.beam.collector import set_aside_imports\n"
         "from pipeline.features_pipeline import SplitSettings, ToRecords\n"
         "assert gc.get_freeze_count() == 0\n"
         "ToRecords(SplitSettings()).setup()\n"
