@@ -13,13 +13,11 @@ from __future__ import annotations
 
 import gc
 
-_done = False
-
 
 def set_aside_imports() -> None:
-    """Once a process, after the imports (a DoFn's ``setup``): freeze what is alive now."""
-    global _done
-    if not _done:
+    """Once a process, after the imports (a DoFn's ``setup``): freeze what is alive now.
+    A process that has frozen objects already is left as it is, so that what the work
+    made since its first call stays collectable."""
+    if gc.get_freeze_count() == 0:
         gc.collect()   # garbage made while importing is freed, not frozen
         gc.freeze()
-        _done = True
