@@ -50,6 +50,7 @@ EXPECTED = {
     "side-live-book-fails": ("book-move-fails", "ga", "live", ()),
     "loose-corner-kill": ("enclosed", "da", "kill", ("ba",)),
     "loose-side-live": ("enclosed", "ga", "live", ("ia",)),
+    "inner-group-inside-own-wall": ("enclosed", "ca", "live", ("aa", "ba", "ea", "fb")),
     "nothing-at-stake": ("ambiguous", None, None, ()),
     "seki-already-made": ("ambiguous", None, None, ()),
 }

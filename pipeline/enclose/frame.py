@@ -33,6 +33,11 @@ from solver.board import EMPTY
 NEAR_EDGE = 2       # an edge this close to the stones' box belongs to the problem
 WEAK = 2            # an attacker block with this many liberties or fewer may be captured
 DEFAULT_REACH = 2   # empty points this many steps from a defender stone are the group's space
+# A point that stands as a wall, whatever stone is on it, in the stones the region is drawn on
+# (the living wall's strong blocks, pipeline.enclose.living_wall): it stops the region and the
+# distances as an attacker stone does, but joins no attacker block, so a weak attacker block
+# beside it keeps its own liberties in the region.
+WALL = 3
 
 ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
 EIGHT = ORTHOGONAL + ((1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -115,7 +120,8 @@ def distances(stones: np.ndarray, color: int, limit: int) -> np.ndarray:
             continue
         for dx, dy in ORTHOGONAL:
             u, v = x + dx, y + dy
-            if on_board(size, u, v) and stones[v, u] != 3 - color and far[v, u] > far[y, x] + 1:
+            if (on_board(size, u, v) and stones[v, u] != 3 - color and stones[v, u] != WALL
+                    and far[v, u] > far[y, x] + 1):
                 far[v, u] = far[y, x] + 1
                 queue.append((u, v))
     return far
@@ -137,7 +143,7 @@ def region_of(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
 
     def admitted(x: int, y: int) -> bool:
         color = stones[y, x]
-        if color == attacker:
+        if color == attacker or color == WALL:
             return False
         if color == defender or far[y, x] <= 1:
             return True

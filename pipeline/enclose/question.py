@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, blocks, enclose
+from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks, enclose, liberties
+from pipeline.enclose.living_wall import STRONG_LIBERTIES, living_frame
 from solver import Problem, ProblemError, Solver
 from solver.area import SearchArea, search_area
 
@@ -94,7 +95,7 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 RETRY = (SETTLED, KO, BOOK_FAILS)
 # Raised with every change that can change a reading's verdict, so that a rerun over an
 # earlier run's folder redoes its records (part of enclose's settings).
-READING_VERSION = 10  # 10: a reading stalled while listing is read again by df-pn (LISTING_ALGO)
+READING_VERSION = 11  # 11: when nothing fits, the defender's strong outside stones live (read_living)
 MAX_TARGETS = 4     # blocks of a region tried as the target
 # Frames tried, one after the other, while the defender may still lack room: (reach, margin),
 # the reach in steps from the defender's stones and the lines added to the stones' box on its
@@ -171,9 +172,47 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
         readings.append(read_region(stones, group, to_play, book, source, budget, max_area, order))
         if readings[-1].verdict in (FITS, KO):
             budget = tenth(max_nodes)
+    if not any(reading.verdict == FITS for reading in readings):
+        read_living(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
     if max_nodes and not any(reading.verdict in (FITS, KO) for reading in readings):
         escalate(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
     return readings
+
+
+def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], readings: list[Reading],
+                to_play: int, book: tuple[Point, ...], source: str, max_nodes: int, max_area: int,
+                order: Order = Order()) -> int | None:
+    """Read each region's blocks again in the living-wall frame
+    (:mod:`pipeline.enclose.living_wall`: the defender's strong outside stones alive, as
+    the book takes them), the regions in :func:`read`'s order; the first reading that fits
+    (or fits but for a ko, where no reading did yet) replaces its region's, and the search
+    stops there.  Every reading's nodes and seconds count in its region's.  Returns the
+    index replaced.
+
+    A ko the plain frames found gives way to a living-wall reading that fits: the ko was
+    the price of outside stones the plain frame left weak.  Only a target that is not
+    itself strong is framed so: the living wall is the outside of a fight, never its subject.
+    """
+    wanted = (FITS,) if any(reading.verdict == KO for reading in readings) else (FITS, KO)
+    keep = frozenset(book)
+    for i, group in enumerate(groups):
+        tried = set()
+        for target, _ in group[:MAX_TARGETS]:
+            if len(liberties(stones, block_of(stones, target))) >= STRONG_LIBERTIES:
+                continue
+            frame = living_frame(stones, target, keep=keep)
+            if frame is None or frame.region in tried:
+                continue
+            tried.add(frame.region)
+            reading = solve_reading(stones, target, frame, to_play, book, source, max_nodes, max_area, order)
+            if reading.verdict in wanted:
+                reading.nodes += readings[i].nodes
+                reading.seconds += readings[i].seconds
+                readings[i] = reading
+                return i
+            readings[i].nodes += reading.nodes
+            readings[i].seconds += reading.seconds
+    return None
 
 
 def escalation_choice(readings: list[Reading]) -> int | None:
