@@ -120,9 +120,9 @@ def test_the_living_wall_reads_the_same_under_the_symmetries_and_a_colour_swap(p
     assert set(reading.winning) == {moved(m) for m in WINNING}
 
 
-def test_a_living_wall_that_fits_replaces_an_unsettled_reading_or_a_ko_but_not_a_fit(monkeypatch, problem):
-    """read_living runs only where no reading fits; its fit replaces the region's reading, a
-    living ko only where no reading is a ko, and every reading's nodes are counted."""
+def test_a_living_wall_that_fits_or_is_a_ko_replaces_an_unsettled_reading(monkeypatch, problem):
+    """read_living's first reading that fits (or is a ko) replaces its region's, and every
+    reading's nodes are counted; read() calls it only where no reading fits or is a ko."""
     groups = question.candidates(problem.stones, frozenset(problem.book))
 
     def readings(verdict):
@@ -131,17 +131,30 @@ def test_a_living_wall_that_fits_replaces_an_unsettled_reading_or_a_ko_but_not_a
 
     def living(verdict):
         def solve_reading(stones, target, frame, to_play, book, source, budget, max_area, order):
+            calls.append(frame)
             return question.Reading(target=target, goal="live", frame=frame, verdict=verdict, nodes=5)
         monkeypatch.setattr(question, "solve_reading", solve_reading)
 
-    living(question.FITS)
+    calls = []
+    for verdict in (question.FITS, question.KO):
+        living(verdict)
+        found = readings(question.UNSETTLED)
+        index = question.read_living(problem.stones, groups, found, 1, problem.book, NAME, 1000, 40)
+        assert index is not None and found[index].verdict == verdict and found[index].nodes == 15
+    living(question.SETTLED)
     found = readings(question.UNSETTLED)
-    index = question.read_living(problem.stones, groups, found, 1, problem.book, NAME, 1000, 40)
-    assert index is not None and found[index].verdict == question.FITS and found[index].nodes == 15
-    found = readings(question.KO)
-    assert question.read_living(problem.stones, groups, found, 1, problem.book, NAME, 1000, 40) is not None
-    living(question.KO)
-    found = readings(question.KO)
     assert question.read_living(problem.stones, groups, found, 1, problem.book, NAME, 1000, 40) is None
-    assert all(reading.verdict == question.KO for reading in found)
+    assert all(reading.verdict == question.UNSETTLED for reading in found)
     assert sum(reading.nodes for reading in found) > 10 * len(found)    # the living readings counted
+
+    def plain(verdict):
+        def read_region(stones, group, to_play, book, source, budget, max_area, order, escalated=False):
+            return question.Reading(target=group[0][0], goal="live", frame=group[0][1], verdict=verdict)
+        monkeypatch.setattr(question, "read_region", read_region)
+
+    living(question.FITS)
+    for verdict, living_read in ((question.KO, False), (question.FITS, False), (question.SETTLED, True)):
+        plain(verdict)
+        calls.clear()
+        question.read(problem.stones, problem.to_play, problem.book, NAME, 0, 40)
+        assert bool(calls) == living_read

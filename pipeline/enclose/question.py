@@ -172,7 +172,7 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
         readings.append(read_region(stones, group, to_play, book, source, budget, max_area, order))
         if readings[-1].verdict in (FITS, KO):
             budget = tenth(max_nodes)
-    if not any(reading.verdict == FITS for reading in readings):
+    if not any(reading.verdict in (FITS, KO) for reading in readings):
         read_living(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
     if max_nodes and not any(reading.verdict in (FITS, KO) for reading in readings):
         escalate(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
@@ -184,16 +184,17 @@ def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], rea
                 order: Order = Order()) -> int | None:
     """Read each region's blocks again in the living-wall frame
     (:mod:`pipeline.enclose.living_wall`: the defender's strong outside stones alive, as
-    the book takes them), the regions in :func:`read`'s order; the first reading that fits
-    (or fits but for a ko, where no reading did yet) replaces its region's, and the search
+    the book takes them), the regions in :func:`read`'s order, when none fits or is a ko;
+    the first reading that fits (or fits but for a ko) replaces its region's, and the search
     stops there.  Every reading's nodes and seconds count in its region's.  Returns the
     index replaced.
 
-    A ko the plain frames found gives way to a living-wall reading that fits: the ko was
-    the price of outside stones the plain frame left weak.  Only a target that is not
-    itself strong is framed so: the living wall is the outside of a fight, never its subject.
+    A ko the plain frames found stands: on Cho Chikun's elementary book every living-wall
+    reading that would have replaced one asked the other side's group killed where the ko
+    was the side to play's life, a neighbouring question, not the book's.  Only a target
+    that is not itself strong is framed so: the living wall is the outside of a fight, never
+    its subject.
     """
-    wanted = (FITS,) if any(reading.verdict == KO for reading in readings) else (FITS, KO)
     keep = frozenset(book)
     for i, group in enumerate(groups):
         tried = set()
@@ -205,7 +206,7 @@ def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], rea
                 continue
             tried.add(frame.region)
             reading = solve_reading(stones, target, frame, to_play, book, source, max_nodes, max_area, order)
-            if reading.verdict in wanted:
+            if reading.verdict in (FITS, KO):
                 reading.nodes += readings[i].nodes
                 reading.seconds += readings[i].seconds
                 readings[i] = reading
