@@ -103,8 +103,9 @@ def living_frame(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
     The region is the plain frame's (:func:`pipeline.enclose.frame.region_of`) with the strong
     blocks standing as walls (``WALL``), joined by the regions of the defender's other blocks
     beside the strong ones or the region (through the eight steps, as the search area spreads).
-    The fill never takes a liberty of a stone outside the strong blocks: where the living wall
-    meets the attacker's stones, the attacker's closing stones join them to the frame.
+    The fill never takes a liberty of a stone outside the strong blocks: a liberty of a strong
+    block beside another stone stays empty and joins the region, as the search reaches it
+    through the wall.
     """
     size = stones.shape[0]
     defender = int(stones[target[1], target[0]])
@@ -124,6 +125,12 @@ def living_frame(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
                             if stones[y, x] == EMPTY and (_touching(others, (x, y), attacker)
                                                           or _touching(others, (x, y), defender))}
         fill = _layers(stones, strong, blocked, THICKNESS)
+        # the strong blocks' liberties that the fill leaves (beside another stone) are the
+        # fight's: the search area reaches them through the living wall
+        shared = {(x + dx, y + dy) for x, y in strong for dx, dy in ORTHOGONAL
+                  if on_board(size, x + dx, y + dy) and stones[y + dy, x + dx] == EMPTY
+                  and (x + dx, y + dy) not in fill}
+        region |= shared
         inside = region | strong | set(fill)
         joining = {(x + dx, y + dy) for x, y in inside for dx, dy in EIGHT
                    if on_board(size, x + dx, y + dy) and (x + dx, y + dy) not in inside
