@@ -158,3 +158,12 @@ def test_a_living_wall_that_fits_or_is_a_ko_replaces_an_unsettled_reading(monkey
         calls.clear()
         question.read(problem.stones, problem.to_play, problem.book, NAME, 0, 40)
         assert bool(calls) == living_read
+
+    # the escalation comes first: a ko it finds stands
+    def escalate(stones, groups, readings, *args):
+        readings[0].verdict = question.KO
+    monkeypatch.setattr(question, "escalate", escalate)
+    plain(question.UNSETTLED)
+    calls.clear()
+    question.read(problem.stones, problem.to_play, problem.book, NAME, 1000, 40)
+    assert not calls

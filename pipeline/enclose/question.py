@@ -163,7 +163,8 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     too, with a tenth of the budget: a large region around the attacker's own
     surrounding stones rarely settles, and would take most of the time.  When
     none fits and one ran out of nodes, one region is read again with more
-    nodes (:func:`escalate`).  ``order`` orders every solve's moves.
+    nodes (:func:`escalate`); when still none fits and none is a ko, the regions are read
+    in the living-wall frame (:func:`read_living`).  ``order`` orders every solve's moves.
     """
     groups = candidates(stones, frozenset(book))
     readings = []
@@ -172,10 +173,10 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
         readings.append(read_region(stones, group, to_play, book, source, budget, max_area, order))
         if readings[-1].verdict in (FITS, KO):
             budget = tenth(max_nodes)
-    if not any(reading.verdict in (FITS, KO) for reading in readings):
-        read_living(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
     if max_nodes and not any(reading.verdict in (FITS, KO) for reading in readings):
         escalate(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
+    if not any(reading.verdict in (FITS, KO) for reading in readings):
+        read_living(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
     return readings
 
 
@@ -184,14 +185,15 @@ def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], rea
                 order: Order = Order()) -> int | None:
     """Read each region's blocks again in the living-wall frame
     (:mod:`pipeline.enclose.living_wall`: the defender's strong outside stones alive, as
-    the book takes them), the regions in :func:`read`'s order, when none fits or is a ko;
-    the first reading that fits (or fits but for a ko) replaces its region's, and the search
-    stops there.  Every reading's nodes and seconds count in its region's.  Returns the
+    the book takes them), the regions in :func:`read`'s order, when none fits or is a ko
+    after the escalation; the first reading that fits (or fits but for a ko) replaces its
+    region's, and the search stops there.  Every reading's nodes and seconds count in its region's.  Returns the
     index replaced.
 
-    A ko the plain frames found stands: on Cho Chikun's elementary book every living-wall
-    reading that would have replaced one asked the other side's group killed where the ko
-    was the side to play's life, a neighbouring question, not the book's.  Only a target
+    A ko the plain frames found, in either pass, stands: on Cho Chikun's elementary and
+    intermediate books every living-wall reading that would have replaced one (8) asked the
+    other side's group killed where the ko was the side to play's life, a neighbouring
+    question, not the book's.  Only a target
     that is not itself strong is framed so: the living wall is the outside of a fight, never
     its subject.
     """
