@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks, enclose, liberties
-from pipeline.enclose.living_wall import STRONG_LIBERTIES, living_frame
+from pipeline.enclose.living_wall import STRONG_LIBERTIES, THICKNESSES, living_frame
 from solver import Problem, ProblemError, Solver
 from solver.area import SearchArea, search_area
 
@@ -203,18 +203,20 @@ def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], rea
         for target, _ in group[:MAX_TARGETS]:
             if len(liberties(stones, block_of(stones, target))) >= STRONG_LIBERTIES:
                 continue
-            frame = living_frame(stones, target, keep=keep)
-            if frame is None or frame.region in tried:
-                continue
-            tried.add(frame.region)
-            reading = solve_reading(stones, target, frame, to_play, book, source, max_nodes, max_area, order)
-            if reading.verdict in (FITS, KO):
-                reading.nodes += readings[i].nodes
-                reading.seconds += readings[i].seconds
-                readings[i] = reading
-                return i
-            readings[i].nodes += reading.nodes
-            readings[i].seconds += reading.seconds
+            for thickness in THICKNESSES:
+                frame = living_frame(stones, target, keep=keep, thickness=thickness)
+                if frame is None or frame.stones.tobytes() in tried:
+                    continue
+                tried.add(frame.stones.tobytes())
+                reading = solve_reading(stones, target, frame, to_play, book, source, max_nodes, max_area,
+                                        order)
+                if reading.verdict in (FITS, KO):
+                    reading.nodes += readings[i].nodes
+                    reading.seconds += readings[i].seconds
+                    readings[i] = reading
+                    return i
+                readings[i].nodes += reading.nodes
+                readings[i].seconds += reading.seconds
     return None
 
 
