@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from pipeline.enclose import question
-from pipeline.enclose.frame import EIGHT, block_of, enclose, liberties, on_board
+from pipeline.enclose.frame import EIGHT, block_of, blocks, enclose, liberties, on_board
 from pipeline.enclose.living_wall import STRONG_LIBERTIES, living_frame, strong_blocks
 from pipeline.enclose.reader import read_open_problem
 from pipeline.symmetries import transform, transform_point
@@ -115,6 +115,7 @@ def test_the_living_wall_reads_the_same_under_the_symmetries_and_a_colour_swap(p
     target, book = moved(TARGET), tuple(moved(m) for m in problem.book)
     frame = living_frame(stones, target, keep=frozenset(book))
     assert frame is not None
+    assert all(liberties(frame.stones, block) for color in (1, 2) for block in blocks(frame.stones, color))
     reading = question.solve_reading(stones, target, frame, to_play, book, NAME, 200_000, 40)
     assert reading.verdict == question.FITS
     assert set(reading.winning) == {moved(m) for m in WINNING}

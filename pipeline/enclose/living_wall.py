@@ -160,10 +160,19 @@ def living_frame(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
             and framed[y + dy, x + dx] == EMPTY}
     for x, y in ring:
         framed[y, x] = attacker
+    # a closing stone boxed in by the wall and the edge would stand without a liberty: the
+    # wall's own stone there instead, where it touches nothing of the region
+    for block in blocks(framed, attacker):
+        if (block <= ring and not liberties(framed, block)
+                and not any((x + dx, y + dy) in region for x, y in block for dx, dy in ORTHOGONAL)):
+            for x, y in block:
+                framed[y, x] = defender
     for block in blocks(framed, defender):
         if not liberties(framed, block):
             for x, y in block:
                 framed[y, x] = EMPTY
+    if any(not liberties(framed, block) for color in (defender, attacker) for block in blocks(framed, color)):
+        return None   # an illegal position: never written
     # every block of the living wall (the strong stones and the fill) has two eyes of its own
     seen: set[Point] = set()
     for point in sorted(strong | set(fill)):
