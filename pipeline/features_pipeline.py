@@ -6,17 +6,26 @@ starts without Beam.  Its steps are classes and functions at module level,
 where a test can build one and call it on real input.
 
 The same input gives byte-identical output: each record's shard and, within
-it, its bucket are hashes of its name; a bucket's records are grouped, sorted
-by name and written to a part file (:func:`write_part`); a shard is its parts
-joined in bucket order (:class:`JoinParts`), and all shards exist even when
-empty.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin from
-a random start and keeps no order inside a shard, so it cannot promise that.)
-Each record is framed and deflated where it is made (a piece,
-:func:`pipeline.formats.tfrecord.deflated_piece`), so it crosses the shuffle
-compressed and a shard is only its pieces joined into one zlib stream.
-Buckets keep every group small: grouping a whole shard at once (hundreds of
-MB a key) lost records in Beam's multi-processing runner.  The worker that
-writes a shard counts its records and bytes, and the counts of all shards
+it, its bucket are hashes of its name, and a shard holds its records in the
+order of (bucket, name), whichever worker made them; all shards exist even
+when empty.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin
+from a random start and keeps no order inside a shard, so it cannot promise
+that.)  Each record is framed and deflated where it is made (a piece,
+:func:`pipeline.formats.tfrecord.deflated_piece`).  Without a cap a chunk's
+records never cross between processes: the worker that makes them writes
+them, sorted, into a part file for each shard they go to
+(:func:`write_chunk_parts`), and only the part's name and count go on, to
+the worker that joins the shard's parts (:class:`JoinParts`: it reads them,
+puts their records in (bucket, name) order and joins them into one zlib
+stream).  Sending the records themselves through the runner (a
+``GroupByKey``) cost a second worker more than the records' making
+(RESULTS.md, "The features stage: records written where they are made").
+With ``--max-per-problem`` the records of a problem are grouped to draw its
+sample (``ByProblem``), then grouped by bucket (``ByBucket``) and written
+to a part file a bucket (:func:`write_part`; buckets keep every group
+small: grouping a whole shard at once, hundreds of MB a key, lost records in
+Beam's multi-processing runner), joined as above.  The worker that writes a
+shard counts its records and bytes, and the counts of all shards
 are gathered into one file (:data:`SHARD_COUNTS_FILE`, as the dead letters
 are: Beam's metrics are not reported by every runner).  Once the run is over,
 each shard must be on disk with the size its writer gave, and the run fails,
@@ -33,7 +42,7 @@ end to end): the files travel as chunks of names (:data:`CHUNK` a Beam
 element, not one each), the stage's own files are read without sgfmill
 (:func:`pipeline.formats.subproblem.read_written_subproblem`), records are
 serialised without TensorFlow, which the stage never loads, and deflated
-once, as pieces of their shard's stream.
+once, as pieces of their shard's stream, in the process that made them.
 """
 from __future__ import annotations
 
@@ -118,9 +127,57 @@ def shard_path(out: str, split: str, shard: int, shards: int) -> str:
     return os.path.join(out, f"{split}-{shard:05d}-of-{shards:05d}.tfrecord.gz")
 
 
-def part_path(out: str, split: str, shard: int, shards: int, bucket: int) -> str:
-    """A bucket's records before they join their shard: their pieces (``deflated_piece``), each after its uint32 length."""
-    return f"{shard_path(out, split, shard, shards)}{PART_MARK}{bucket:05d}"
+def part_path(out: str, split: str, shard: int, shards: int, part: str) -> str:
+    """Records of a shard before they join it (:func:`write_part_file`): a bucket's (``part``, its
+    number, :func:`bucket_part`) or a chunk's (:func:`chunk_part`)."""
+    return f"{shard_path(out, split, shard, shards)}{PART_MARK}{part}"
+
+
+def bucket_part(bucket: int) -> str:
+    return f"{bucket:05d}"
+
+
+def chunk_part(paths: list[str]) -> str:
+    """A chunk's part name: a hash of its first file's path, the same on every try of the chunk."""
+    return "c" + hashlib.sha256(paths[0].encode()).hexdigest()[:16]
+
+
+# A record in a part file: its bucket, the length of its name and of its piece; then the name and the piece.
+_PART_RECORD = struct.Struct("<HHI")
+
+
+def write_part_file(path: str, records) -> int:
+    """``(bucket, name, piece)`` records, in the order given, into a part file; returns their count."""
+    count = 0
+    chunks = []
+    for bucket, name, piece in records:
+        encoded = name.encode()
+        chunks += (_PART_RECORD.pack(bucket, len(encoded), len(piece)), encoded, piece)
+        count += 1
+    with FileSystems.create(path, compression_type=CompressionTypes.UNCOMPRESSED) as f:
+        f.write(b"".join(chunks))
+    return count
+
+
+def read_part_file(path: str, count: int) -> list[tuple[int, str, memoryview]]:
+    """The ``count`` records of a part file as :func:`write_part_file` wrote them, ``(bucket, name,
+    piece)``; raises ``RuntimeError`` when the file holds more or fewer."""
+    data = memoryview(storage.read_bytes(path))
+    records = []
+    offset = 0
+    try:
+        for _ in range(count):
+            bucket, name_length, length = _PART_RECORD.unpack_from(data, offset)
+            offset += _PART_RECORD.size
+            name = bytes(data[offset:offset + name_length]).decode()
+            offset += name_length
+            records.append((bucket, name, data[offset:offset + length]))
+            offset += length
+    except struct.error:
+        offset = len(data) + 1
+    if offset != len(data):
+        raise RuntimeError(f"{path}: the part file does not hold the {count} records its writer counted")
+    return records
 
 
 class RejectedSubproblem(ValueError):
@@ -177,13 +234,19 @@ class ToRecords(beam.DoFn):
     ``dead`` letter (a JSON line) when it cannot become a record, or a tagged
     ``left_out`` line when its problem is excluded.
 
+    With ``parts_in`` (the output folder) the records are not sent on: the chunk's
+    records of each shard are written there, sorted by (bucket, name), as a part file
+    (:func:`write_chunk_parts`), and what goes out is, for each such part, keyed by
+    (split, shard), its name and count.
+
     With ``tally_folder`` (a local folder) each worker keeps there the count of
     files it has read, for a progress bar (:class:`pipeline.progress.WorkerTally`).
     """
 
-    def __init__(self, settings: SplitSettings, tally_folder: str | None = None):
+    def __init__(self, settings: SplitSettings, tally_folder: str | None = None, parts_in: str | None = None):
         self.settings = settings
         self.tally_folder = tally_folder
+        self.parts_in = parts_in
         self.read = Metrics.counter(COUNTER_NAMESPACE, "read")
         self.rejected = Metrics.counter(COUNTER_NAMESPACE, "rejected")
         self.written = {split: Metrics.counter(COUNTER_NAMESPACE, f"written_{split}") for split in SPLITS}
@@ -202,6 +265,7 @@ class ToRecords(beam.DoFn):
         written = dict.fromkeys(SPLITS, 0)
         rejected = 0
         filesystem = FileSystems.get_filesystem(paths[0]) if paths else None   # one folder's: one filesystem
+        kept = []
         for path in paths:
             if self.tally is not None:
                 self.tally.add()
@@ -224,8 +288,12 @@ class ToRecords(beam.DoFn):
             if self.settings.max_per_problem:
                 yield beam.pvalue.TaggedOutput("capped",
                                                (problem, (sample_rank(name, self.settings.seed), path, record)))
+            elif self.parts_in is not None:
+                kept.append(record)
             else:
                 yield record
+        if kept:
+            yield from write_chunk_parts(kept, chunk_part(paths), self.parts_in, self.settings)
         self.read.inc(len(paths))
         self.rejected.inc(rejected)
         for split, count in written.items():
@@ -251,19 +319,32 @@ def keep_sample(grouped, max_per_problem: int):
                 sort_keys=True))
 
 
+def write_chunk_parts(records, part: str, out: str, settings: SplitSettings):
+    """A chunk's records (keyed as :class:`ToRecords` keys them) into a part file for each
+    shard, sorted by (bucket, name); yields, for each, (shard key, (part, count))."""
+    by_shard = {}
+    for (split, shard, bucket), (name, piece) in records:
+        by_shard.setdefault((split, shard), []).append((bucket, name, piece))
+    for (split, shard), shard_records in sorted(by_shard.items()):
+        shard_records.sort(key=lambda record: record[:2])
+        count = write_part_file(part_path(out, split, shard, settings.shards(split), part), shard_records)
+        yield (split, shard), (part, count)
+
+
 def write_part(keyed, out: str, settings: SplitSettings):
-    """One bucket's records, sorted by name, into its part file; returns (shard key, (bucket, count))."""
+    """One bucket's records, sorted by name, into its part file; returns (shard key, (part, count))."""
     (split, shard, bucket), records = keyed
-    records = sorted(records)
-    with FileSystems.create(part_path(out, split, shard, settings.shards(split), bucket)) as f:
-        for _, compressed in records:
-            f.write(struct.pack("<I", len(compressed)) + compressed)
-    return (split, shard), (bucket, len(records))
+    part = bucket_part(bucket)
+    count = write_part_file(part_path(out, split, shard, settings.shards(split), part),
+                          ((bucket, name, piece) for name, piece in sorted(records)))
+    return (split, shard), (part, count)
 
 
 class JoinParts(beam.DoFn):
-    """A shard from its parts in bucket order; out, a JSON line of what it wrote (its file's
-    name, records and bytes)."""
+    """A shard from its parts, its records in (bucket, name) order, the order of the records
+    whatever part each is in; out, a JSON line of what it wrote (its file's name, records
+    and bytes).  The shard's records are in memory while it is written (a shard of 100,000
+    records, about 110 MB)."""
 
     def __init__(self, out: str, settings: SplitSettings):
         self.out = out
@@ -275,20 +356,16 @@ class JoinParts(beam.DoFn):
         (split, shard), parts = keyed
         shards = self.settings.shards(split)
         path = shard_path(self.out, split, shard, shards)
+        records = []
+        for part, count in sorted(part for part in parts if part is not None):
+            records += read_part_file(part_path(self.out, split, shard, shards, part), count)
+        records.sort(key=lambda record: record[:2])   # (a part's records are in order: a merge)
         # (uncompressed: the name ends in .gz, but the stream is zlib's, which the writer makes)
         with FileSystems.create(path,
                                 compression_type=CompressionTypes.UNCOMPRESSED) as f, ZlibPieceWriter(f) as writer:
-            for bucket, count in sorted(part for part in parts if part is not None):
-                data = storage.read_bytes(part_path(self.out, split, shard, shards, bucket))
-                offset = 0
-                for _ in range(count):
-                    (length,) = struct.unpack_from("<I", data, offset)
-                    writer.write(memoryview(data)[offset + 4:offset + 4 + length])
-                    offset += 4 + length
-                if offset != len(data):
-                    raise RuntimeError(f"part file of {split} shard {shard}, bucket {bucket}: "
-                                       f"{len(data) - offset} bytes after its {count} records")
-                self.in_shards[split].inc(count)
+            for _, _, piece in records:
+                writer.write(piece)
+        self.in_shards[split].inc(len(records))
         yield json.dumps({"shard": os.path.basename(path), "records": writer.records, "bytes": writer.size},
                          sort_keys=True)
 
@@ -307,18 +384,25 @@ def leaves_out(settings: SplitSettings) -> bool:
     return bool(settings.max_per_problem or settings.excluded)
 
 
+def records_grouped(settings: SplitSettings) -> bool:
+    """Whether the records go to their shards through Beam's groupings (a cap, which samples
+    each problem's records, needs them all together) rather than as the chunks' part files."""
+    return bool(settings.max_per_problem)
+
+
 def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings,
                    tally_folder: str | None = None) -> None:
     """Add the stage to a Beam pipeline: SGF files in, shards and dead letters out.
 
     ``tally_folder``: where the workers count the files they read (see :class:`ToRecords`).
     """
+    grouped = records_grouped(settings)
     results = (pipeline
                | "Folder" >> beam.Create([subproblems])
                | "Match" >> beam.FlatMap(file_chunks)
                # The chunks come out of one listing in one bundle: spread them over the workers.
                | "Spread" >> beam.Reshuffle()
-               | "Windows" >> beam.ParDo(ToRecords(settings, tally_folder)).with_outputs(
+               | "Windows" >> beam.ParDo(ToRecords(settings, tally_folder, None if grouped else out)).with_outputs(
                    "dead", "capped", "left_out", main="records"))
     records = results.records
     left_out = [results.left_out]
@@ -335,9 +419,12 @@ def build_pipeline(pipeline, subproblems: str, out: str, settings: SplitSettings
          | "AllLeftOut" >> beam.combiners.ToList()
          | "WriteLeftOut" >> beam.Map(write_lines, os.path.join(out, LEFT_OUT_FILE)))
     every_shard = [((split, shard), None) for split in SPLITS for shard in range(settings.shards(split))]
-    parts = (records
-             | "ByBucket" >> beam.GroupByKey()
-             | "WriteParts" >> beam.Map(write_part, out, settings))
+    if grouped:
+        parts = (records
+                 | "ByBucket" >> beam.GroupByKey()
+                 | "WriteParts" >> beam.Map(write_part, out, settings))
+    else:
+        parts = records   # (the chunks' parts, written where the records were made)
     ((parts, pipeline | "EveryShard" >> beam.Create(every_shard))
      | "Flatten" >> beam.Flatten()
      | "ByShard" >> beam.GroupByKey()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from apache_beam.pvalue import TaggedOutput
 
 from pipeline.cli import main
 from pipeline.features_pipeline import SplitSettings, run_features
@@ -301,20 +302,108 @@ def test_shards_that_hold_fewer_records_than_were_made_fail_the_run(stage, tmp_p
     import pipeline.features_pipeline as features_pipeline
 
     root, subs, _ = stage
-    write_part = features_pipeline.write_part
+    write_part_file = features_pipeline.write_part_file
 
-    def write_part_losing_one(keyed, out, settings):
-        """Drops one record of each bucket on its way to the part file, as a faulty shuffle would."""
-        key, records = keyed
-        return write_part((key, sorted(records)[1:]), out, settings)
+    def write_part_file_losing_one(path, records):
+        """Drops one record of each part on its way to the part file, as a faulty writer would."""
+        return write_part_file(path, list(records)[1:])
 
-    monkeypatch.setattr(features_pipeline, "write_part", write_part_losing_one)
+    monkeypatch.setattr(features_pipeline, "write_part_file", write_part_file_losing_one)
     out = tmp_path / "out"
     assert main(["features", "--subproblems", str(root / "subproblems"), "--out", str(out)]) == 1
     assert (f"{len(subs) + len(BAD)} subproblem files were read but the shards hold"
             in capsys.readouterr().err)
     assert not (out / "features.json").exists()
     assert not list(out.glob("*.part-*"))
+
+
+def test_a_part_file_must_hold_the_records_its_writer_counted(tmp_path):
+    from pipeline.features_pipeline import read_part_file, write_part_file
+
+    records = [(3, "b.sgf", b"piece of b"), (3, "c.sgf", b""), (60, "a.sgf", b"piece of a" * 100)]
+    path = str(tmp_path / "part")
+    assert write_part_file(path, iter(records)) == 3
+    assert [(bucket, name, bytes(piece)) for bucket, name, piece in read_part_file(path, 3)] == records
+    for count in (2, 4):
+        with pytest.raises(RuntimeError, match="does not hold the .* records its writer counted"):
+            read_part_file(path, count)
+    (tmp_path / "part").write_bytes((tmp_path / "part").read_bytes()[:-1])
+    with pytest.raises(RuntimeError, match="does not hold the 3 records"):
+        read_part_file(path, 3)
+
+
+def test_without_a_cap_a_chunk_writes_its_records_and_sends_only_their_parts(stage, tmp_path):
+    from pipeline.features_pipeline import ToRecords, chunk_part, part_path, read_part_file
+
+    root, subs, _ = stage
+    paths = [str(root / "subproblems" / name) for name in sorted(subs)[:20] + ["broken.sgf"]]
+    grouped = ToRecords(SETTINGS)
+    grouped.setup()
+    keyed = [output for output in grouped.process(paths) if not isinstance(output, TaggedOutput)]
+    direct = ToRecords(SETTINGS, parts_in=str(tmp_path))
+    direct.setup()
+    outputs = list(direct.process(paths))
+    assert [output.tag for output in outputs if isinstance(output, TaggedOutput)] == ["dead"]
+    parts = [output for output in outputs if not isinstance(output, TaggedOutput)]
+    assert len(parts) > 1 and len({key for key, _ in parts}) == len(parts)   # a part a shard of the chunk
+    assert all(part == chunk_part(paths) for _, (part, _) in parts)
+    assert sum(count for _, (_, count) in parts) == len(keyed) == 20
+    for (split, shard), (part, count) in parts:
+        written = [(bucket, name, bytes(piece)) for bucket, name, piece in
+                   read_part_file(part_path(str(tmp_path), split, shard, SETTINGS.shards(split), part), count)]
+        assert written == sorted((key[2], name, piece) for key, (name, piece) in keyed if key[:2] == (split, shard))
+
+
+def _same_files(first: Path, second: Path) -> None:
+    names = sorted(p.name for p in first.iterdir())
+    assert names == sorted(p.name for p in second.iterdir())
+    for name in names:
+        assert (first / name).read_bytes() == (second / name).read_bytes(), name
+
+
+# A features run in chunks of 5 files (many parts a shard), in another interpreter: the
+# workers unpickle the chunking with its size.
+CHUNKS_OF_FIVE = """
+import functools, sys
+import pipeline.features_pipeline as features_pipeline
+from pipeline.cli import main
+features_pipeline.file_chunks = functools.partial(features_pipeline.file_chunks, size=5)
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_records_joined_from_many_parts_are_the_grouped_records_byte_for_byte(stage, tmp_path, monkeypatch):
+    """Without a cap each chunk writes its records to parts; the shards are the same bytes as
+    when every record goes through the groupings, with one chunk or many, one process or two."""
+    import functools
+
+    import pipeline.features_pipeline as features_pipeline
+
+    root, subs, _ = stage
+    chunked = functools.partial(features_pipeline.file_chunks, size=5)
+    monkeypatch.setattr(features_pipeline, "file_chunks", chunked)
+    parts = []
+    write_part_file = features_pipeline.write_part_file
+
+    def counting(path, records):
+        parts.append(path)
+        return write_part_file(path, records)
+
+    monkeypatch.setattr(features_pipeline, "write_part_file", counting)
+    run_features(str(root / "subproblems"), str(tmp_path / "chunked"), SETTINGS)
+    shards = [path.split(features_pipeline.PART_MARK)[0] for path in parts]
+    assert max(shards.count(shard) for shard in shards) > 3   # a shard joined from several chunks' parts
+    monkeypatch.setattr(features_pipeline, "records_grouped", lambda settings: True)
+    run_features(str(root / "subproblems"), str(tmp_path / "grouped"), SETTINGS)
+    monkeypatch.undo()
+    run = subprocess.run([sys.executable, "-c", CHUNKS_OF_FIVE, "features", "--subproblems", str(root / "subproblems"),
+                          "--out", str(tmp_path / "two"), "--test-fraction", "0.4", "--seed", "1",
+                          "--train-shards", "3", "--test-shards", "2", "--no-progress",
+                          "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
+                         capture_output=True, cwd=Path(__file__).resolve().parents[1])
+    assert run.returncode == 1, run.stderr.decode()   # the stage's bad files rejected, the rest written
+    for other in ("chunked", "grouped", "two"):
+        _same_files(root / "out", tmp_path / other)
 
 
 def test_the_shards_hold_the_records_their_writers_counted(stage):
