@@ -18,8 +18,9 @@ them, sorted, into a part file for each shard they go to
 the worker that joins the shard's parts (:class:`JoinParts`: it reads them,
 puts their records in (bucket, name) order and joins them into one zlib
 stream).  Sending the records themselves through the runner (a
-``GroupByKey``) cost a second worker more than the records' making
-(RESULTS.md, "The features stage: records written where they are made").
+``GroupByKey``) held them all in its memory and cost a run of two workers
+about a tenth of its CPU (RESULTS.md, "The features stage: records written
+where they are made").
 With ``--max-per-problem`` the records of a problem are grouped to draw its
 sample (``ByProblem``), then grouped by bucket (``ByBucket``) and written
 to a part file a bucket (:func:`write_part`; buckets keep every group
