@@ -187,15 +187,15 @@ def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], rea
     (:mod:`pipeline.enclose.living_wall`: the defender's strong outside stones alive, as
     the book takes them), the regions in :func:`read`'s order, when none fits or is a ko
     after the escalation; the first reading that fits (or fits but for a ko) replaces its
-    region's, and the search stops there.  Every reading's nodes and seconds count in its region's.  Returns the
-    index replaced.
+    region's, and the search stops there.  Every reading's nodes and seconds count in its
+    region's.  Returns the index replaced.
 
     A ko the plain frames found, in either pass, stands: on Cho Chikun's elementary and
     intermediate books every living-wall reading that would have replaced one (8) asked the
     other side's group killed where the ko was the side to play's life, a neighbouring
-    question, not the book's.  Only a target
-    that is not itself strong is framed so: the living wall is the outside of a fight, never
-    its subject.
+    question, not the book's.  Only a target that is not itself strong is framed so: the
+    living wall is the outside of a fight, never its subject.  A frame met again (the same
+    target, the same stones at another depth) is not solved twice.
     """
     keep = frozenset(book)
     for i, group in enumerate(groups):
@@ -205,9 +205,9 @@ def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], rea
                 continue
             for thickness in THICKNESSES:
                 frame = living_frame(stones, target, keep=keep, thickness=thickness)
-                if frame is None or frame.stones.tobytes() in tried:
+                if frame is None or (target, frame.stones.tobytes()) in tried:
                     continue
-                tried.add(frame.stones.tobytes())
+                tried.add((target, frame.stones.tobytes()))
                 reading = solve_reading(stones, target, frame, to_play, book, source, max_nodes, max_area,
                                         order)
                 if reading.verdict in (FITS, KO):
