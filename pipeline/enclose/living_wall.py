@@ -36,16 +36,21 @@ STRONG_LIBERTIES = 4   # a defender block with this many liberties on the book's
 # thin wall first, nearest the book's board, then a thicker one where the thin one leaves no room
 # for the eyes or reads another question.  Of the problems the plain frames left unfitted in
 # Cho Chikun's three books (589 of 2,309), one depth alone enclosed 19 (3), 25 (4), 30 (5) or 29
-# (6), and 3 then 5, 34; 3 alone keeps elementary 0096, which 5 reads as another question.
+# (6), and 3 then 5, 34 (RESULTS.md section 112, before its two fixes); 3 alone keeps elementary
+# 0096, which 5 reads as another question.
 THICKNESSES = (3, 5)
 
 
+def is_strong(stones: np.ndarray, block: set[Point]) -> bool:
+    """Whether a block has ``STRONG_LIBERTIES`` liberties or more: the outside of a fight."""
+    return len(liberties(stones, block)) >= STRONG_LIBERTIES
+
+
 def strong_blocks(stones: np.ndarray, target: Point) -> list[set[Point]]:
-    """The defender's blocks, other than the target's, with ``STRONG_LIBERTIES`` liberties or more."""
+    """The defender's strong blocks (:func:`is_strong`) other than the target's."""
     defender = int(stones[target[1], target[0]])
     own = block_of(stones, target)
-    return [block for block in blocks(stones, defender)
-            if not block & own and len(liberties(stones, block)) >= STRONG_LIBERTIES]
+    return [block for block in blocks(stones, defender) if not block & own and is_strong(stones, block)]
 
 
 def _layers(stones: np.ndarray, sources: set[Point], blocked: set[Point], depth: int) -> dict[Point, int]:
@@ -126,11 +131,11 @@ def living_frame(stones: np.ndarray, target: Point, reach: int = DEFAULT_REACH,
     for x, y in strong:
         others[y, x] = EMPTY
     region = region_of(walled, target, reach, keep, margin)
+    beside_others = {(x, y) for y in range(size) for x in range(size)
+                     if stones[y, x] == EMPTY and (_touching(others, (x, y), attacker)
+                                                   or _touching(others, (x, y), defender))}
     while True:
-        blocked = region | {(x, y) for y in range(size) for x in range(size)
-                            if stones[y, x] == EMPTY and (_touching(others, (x, y), attacker)
-                                                          or _touching(others, (x, y), defender))}
-        fill = _layers(stones, strong, blocked, thickness)
+        fill = _layers(stones, strong, region | beside_others, thickness)
         # the strong blocks' liberties that the fill leaves (beside another stone) are the
         # fight's: the search area reaches them through the living wall
         shared = {(x + dx, y + dy) for x, y in strong for dx, dy in ORTHOGONAL

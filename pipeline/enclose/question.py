@@ -18,8 +18,8 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks, enclose, liberties
-from pipeline.enclose.living_wall import STRONG_LIBERTIES, THICKNESSES, living_frame
+from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks, enclose
+from pipeline.enclose.living_wall import THICKNESSES, is_strong, living_frame
 from solver import Problem, ProblemError, Solver
 from solver.area import SearchArea, search_area
 
@@ -201,7 +201,7 @@ def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], rea
     for i, group in enumerate(groups):
         tried = set()
         for target, _ in group[:MAX_TARGETS]:
-            if len(liberties(stones, block_of(stones, target))) >= STRONG_LIBERTIES:
+            if is_strong(stones, block_of(stones, target)):
                 continue
             for thickness in THICKNESSES:
                 frame = living_frame(stones, target, keep=keep, thickness=thickness)
