@@ -502,7 +502,7 @@ def run_features(subproblems: str, out: str, settings: SplitSettings, beam_optio
     if not storage.is_remote(out):
         os.makedirs(out, exist_ok=True)
     _clear_old_shards(out)
-    pipeline = running.new_pipeline(beam_options)
+    pipeline = running.new_pipeline(beam_options, preload="pipeline.beam.preload.features")
     local = running.runs_locally(pipeline, subproblems)
     tally_folder = tempfile.mkdtemp(prefix="features-tally-") if progress and local else None
     build_pipeline(pipeline, subproblems, out, settings, tally_folder)

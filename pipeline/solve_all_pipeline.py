@@ -424,7 +424,7 @@ def run_solve_all(problems_dir: str, out: str, settings: TreeSettings, beam_opti
     forget_removed_problems(layout, {problem_id for problem_id, _ in problems})
     existing_names = [path.rsplit("/", 1)[-1]
                       for path in storage.list_files(layout.file("subproblems"), ".sgf")]
-    pipeline = running.new_pipeline(beam_options)
+    pipeline = running.new_pipeline(beam_options, preload="pipeline.beam.preload.solve_all")
     build_pipeline(pipeline, problems, layout, settings, existing_names)
     started = time.perf_counter()
     bar = sides_bar(layout, problems) if progress and running.runs_locally(pipeline, out) else None

@@ -1,11 +1,12 @@
 """Running a stage's pipeline to its end: which runner, its progress bar, its counters.
 
-Both Beam stages run alike.  The pipeline takes the options the command line
+The Beam stages run alike.  The pipeline takes the options the command line
 passed through (:mod:`pipeline.beam.options`).  Without ``--runner`` (or with
 ``--runner DirectRunner``) it runs on Beam's Python direct runner, chosen
-outright (:class:`PythonDirectRunner`); ``--runner DaskRunner`` is Beam's
-Dask runner with what it lacks for the stages (:mod:`pipeline.beam.dask_runner`);
-any other runner is Beam's.  A
+outright (:class:`PythonDirectRunner`), whose multi-processing workers
+are forked from a warm process (:mod:`pipeline.beam.forked_workers`);
+``--runner DaskRunner`` is Beam's Dask runner with what it lacks for the
+stages (:mod:`pipeline.beam.dask_runner`); any other runner is Beam's.  A
 progress bar is drawn only when the workers run on this machine over local
 folders: Beam's counters are read only when a run ends, so the bar (a
 :class:`pipeline.progress.PolledBar`) polls what the workers leave on disk.
@@ -40,8 +41,16 @@ class PythonDirectRunner(PipelineRunner):
     downloads on first use, and falls back to this one when that fails: a run
     would not run on the same runner offline and online.  This one always
     runs here, with the ``--direct_num_workers`` and ``--direct_running_mode``
-    options; in ``multi_processing`` mode each worker is :mod:`pipeline.beam.worker`.
+    options.  In ``multi_processing`` mode each worker runs
+    :mod:`pipeline.beam.worker`, forked from a forkserver that has imported
+    ``preload`` (a module of :mod:`pipeline.beam.preload`: the stage's code
+    and kernels) for the run (:mod:`pipeline.beam.forked_workers`), or, where
+    Python has no forkserver, started as a new Python process.
     """
+
+    def __init__(self, preload: str | None = None):
+        super().__init__()
+        self.preload = preload
 
     def run_pipeline(self, pipeline, options):
         from apache_beam.portability.api import beam_provision_api_pb2
@@ -49,28 +58,38 @@ class PythonDirectRunner(PipelineRunner):
         from apache_beam.runners.portability.portable_runner import JobServiceHandle
         from apache_beam.transforms.environments import SubprocessSDKEnvironment
 
+        from pipeline.beam import forked_workers   # (registers its workers with Beam)
+
         # The workers read the pipeline's options from the provision info, as under Beam's DirectRunner.
         provision_info = fn_runner.ExtendedProvisionInfo(beam_provision_api_pb2.ProvisionInfo(
             pipeline_options=JobServiceHandle.encode_pipeline_options(options.get_all_options())))
         direct = options.view_as(DirectOptions)
         if direct.direct_running_mode != "multi_processing":
             return fn_runner.FnApiRunner(provision_info=provision_info).run_pipeline(pipeline, options)
-        workers = SubprocessSDKEnvironment.from_command_string(
-            f"{shlex.quote(sys.executable)} -m {worker.__name__}")
+        if forked_workers.available():
+            workers = forked_workers.ForkedWorkers.default()
+            started = forked_workers.forkserver_running([self.preload] if self.preload else [])
+        else:
+            workers = SubprocessSDKEnvironment.from_command_string(
+                f"{shlex.quote(sys.executable)} -m {worker.__name__}")
+            started = contextlib.nullcontext()
         runner = fn_runner.FnApiRunner(default_environment=workers, provision_info=provision_info)
         # The FnApiRunner replaces the environment by Beam's own worker command when it
         # sees this mode; without it, it keeps ours (and the --direct_num_workers).
         direct.direct_running_mode = None
         try:
-            return runner.run_pipeline(pipeline, options)   # returns once the run is over
+            with started:
+                return runner.run_pipeline(pipeline, options)   # returns once the run is over
         finally:
             direct.direct_running_mode = "multi_processing"
 
 
-def new_pipeline(beam_options: Sequence[str]) -> beam.Pipeline:
+def new_pipeline(beam_options: Sequence[str], preload: str | None = None) -> beam.Pipeline:
+    """The stage's pipeline on the runner its options name; ``preload`` is the module of
+    :mod:`pipeline.beam.preload` that readies a local worker for the stage."""
     options = PipelineOptions(list(beam_options))
     if options.view_as(StandardOptions).runner in DIRECT_RUNNERS:
-        return beam.Pipeline(runner=PythonDirectRunner(), options=options)
+        return beam.Pipeline(runner=PythonDirectRunner(preload), options=options)
     if options.view_as(StandardOptions).runner in DASK_RUNNERS:
         return beam.Pipeline(runner=dask_runner(), options=options)
     return beam.Pipeline(options=options)

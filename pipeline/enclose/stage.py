@@ -188,7 +188,7 @@ def run_enclose(inputs: list[str], out: str, settings: dict, beam_options=(), pr
     belong in ``settings`` too, so that a record made with others is redone."""
     layout = Layout(out)
     problems = input_files(inputs)
-    pipeline = running.new_pipeline(beam_options)
+    pipeline = running.new_pipeline(beam_options, preload="pipeline.beam.preload.enclose")
     build_pipeline(pipeline, problems, layout, settings, guide_loader, move_patterns)
     started = time.perf_counter()
     bar = records_bar(layout, problems) if progress and running.runs_locally(pipeline, out) else None
