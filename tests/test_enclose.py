@@ -21,7 +21,7 @@ from pipeline.enclose import question
 from pipeline.enclose.frame import EIGHT, enclose, on_board, problem_box
 from pipeline.enclose.outcome import OUTCOMES, enclose_file
 from pipeline.enclose.reader import read_open_problem
-from solver import Solver, Verdict, load_problem, parse_problem, search_area
+from solver import Solver, load_problem, parse_problem, search_area
 from solver.problem import parse_sgf_point
 
 OPEN = Path(__file__).resolve().parent / "open-problems"
@@ -505,8 +505,7 @@ def test_a_first_move_stalled_guided_while_listing_is_solved_again_unguided(guid
     book, stalls, others = (1, 0), (2, 0), [(3, 0), (4, 0)]
     solver = ScriptedSolver(book, stalls, others, stall_unguided=not guided)
     reading = question.Reading(target=(0, 0), goal="kill", frame=None)
-    verdict = question.settle(solver, reading, 1, (book,), 100, "attacker",
-                              question.Order(guide=object() if guided else None))
+    verdict = question.settle(solver, reading, 1, (book,), 100, "attacker", object() if guided else None)
     after_stalls = [was_guided for move, was_guided in solver.solves if move == stalls]
     if guided:
         assert verdict == question.FITS and reading.winning == [book] and not reading.stalled
@@ -517,73 +516,6 @@ def test_a_first_move_stalled_guided_while_listing_is_solved_again_unguided(guid
     else:
         assert verdict == question.UNSETTLED and reading.stalled == "other-move"
         assert after_stalls == [False]
-
-
-class StallingSolver:
-    """A solver whose DFS runs out of every budget, and whose df-pn (when ``dfpn_settles``)
-    finds black the winner in 7 nodes; it records each solve's search and budget."""
-
-    def __init__(self, dfpn_settles=True):
-        self.dfpn_settles = dfpn_settles
-        self.solves = []
-
-    def solve(self, side, ko_master, max_nodes, guide, algo="dfs"):
-        self.solves.append((algo, max_nodes))
-        if algo == "dfpn" and self.dfpn_settles:
-            return Verdict(side, 1, (0, 0), 2, 7, 0.5)
-        return Verdict(side, None, None, 2, max_nodes, 1.0)
-
-
-@pytest.mark.parametrize("dfpn_settles", [True, False])
-def test_a_dfs_solve_past_dfs_first_nodes_goes_on_as_dfpn_with_its_share_of_the_rest(dfpn_settles):
-    solver = StallingSolver(dfpn_settles)
-    budget = question.DFS_FIRST * 4
-    rest = int(question.DFS_FIRST * 3 * question.DFPN_SPEED)   # df-pn's share of the rest, at about DFS's time
-    verdict = question.Order().solve(solver, 1, "attacker", budget)
-    assert solver.solves == [("dfs", question.DFS_FIRST), ("dfpn", rest)]
-    assert verdict.winner == (1 if dfpn_settles else None)
-    assert verdict.nodes == question.DFS_FIRST + (7 if dfpn_settles else rest)
-    assert verdict.seconds == (1.5 if dfpn_settles else 2.0)
-
-
-@pytest.mark.parametrize("algo, budget", [("dfs", question.DFS_FIRST), ("dfpn", question.DFS_FIRST * 4)])
-def test_a_solve_within_dfs_first_nodes_or_by_dfpn_is_one_search(algo, budget):
-    solver = StallingSolver()
-    question.Order(algo=algo).solve(solver, 1, "attacker", budget)
-    assert solver.solves == [(algo, budget)]
-
-
-def test_a_dfs_solve_that_settles_within_dfs_first_nodes_runs_no_dfpn():
-    solver = Solver(load_problem(min((OPEN.parent.parent / "sgf-problems" / "eye-shapes").glob("*.sgf"))))
-    searches = []
-    solve = solver.solve
-
-    def recording(*args, **kwargs):
-        searches.append(kwargs["algo"])
-        return solve(*args, **kwargs)
-
-    solver.solve = recording
-    verdict = question.Order().solve(solver, solver.problem.to_play, "attacker", MAX_NODES)
-    assert verdict.winner is not None and verdict.nodes <= question.DFS_FIRST and searches == ["dfs"]
-
-
-def test_enclose_by_dfs_then_dfpn_gives_the_same_answers(monkeypatch):
-    # DFS handing over to df-pn after a few nodes: the search changes, the exact answers do not
-    searches = set()
-    solve = Solver.solve
-
-    def recording(self, *args, **kwargs):
-        searches.add(kwargs.get("algo", "dfs"))
-        return solve(self, *args, **kwargs)
-
-    monkeypatch.setattr(Solver, "solve", recording)
-    monkeypatch.setattr(question, "DFS_FIRST", 30)
-    for name, (outcome, target, goal, winning) in EXPECTED.items():
-        path = OPEN / f"{name}.sgf"
-        record = enclose_file(path.read_bytes(), str(path), name, MAX_NODES, 40).record
-        assert (record["outcome"], record.get("target"), record.get("goal")) == (outcome, target, goal), name
-        assert tuple(record.get("winning", ())) == winning, name
-    assert searches == {"dfs", "dfpn"}
 
 
 def test_enclose_by_dfpn_gives_the_same_answers(monkeypatch):

@@ -20,7 +20,7 @@ import numpy as np
 
 from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks, enclose
 from pipeline.enclose.living_wall import THICKNESSES, is_strong, living_frame
-from solver import Problem, ProblemError, Solver, Verdict
+from solver import Problem, ProblemError, Solver
 from solver.area import SearchArea, search_area
 
 # What a reading found, from the side to play's point of view.
@@ -52,20 +52,6 @@ class Order:
 
     def solver(self, problem: Problem, max_area: int) -> Solver:
         return Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
-
-    def solve(self, solver: Solver, to_play: int, ko_master: str, max_nodes: int, guide=None) -> Verdict:
-        """``solver.solve`` by this order's search.  A DFS that runs out of ``DFS_FIRST`` nodes
-        goes on as df-pn with the rest of ``max_nodes``: the same exact verdicts (both searches
-        are exact), but where DFS's order stalls on one wrong move, df-pn's proof numbers
-        leave it for a cheaper proof (RESULTS.md, "DFS, then df-pn")."""
-        if self.algo != "dfs" or not max_nodes or max_nodes <= DFS_FIRST:
-            return solver.solve(to_play, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=self.algo)
-        first = solver.solve(to_play, ko_master=ko_master, max_nodes=DFS_FIRST, guide=guide, algo="dfs")
-        if first.winner is not None:
-            return first
-        rest = solver.solve(to_play, ko_master=ko_master, guide=guide, algo="dfpn",
-                            max_nodes=max(1, int((max_nodes - first.nodes) * DFPN_SPEED)))
-        return replace(rest, nodes=first.nodes + rest.nodes, seconds=first.seconds + rest.seconds)
 
 
 @dataclass
@@ -109,15 +95,7 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 RETRY = (SETTLED, KO, BOOK_FAILS)
 # Raised with every change that can change a reading's verdict, so that a rerun over an
 # earlier run's folder redoes its records (part of enclose's settings).
-READING_VERSION = 12  # 12: a DFS solve past DFS_FIRST nodes goes on as df-pn (Order.solve)
-# A solve of the order's DFS that has not settled after this many nodes goes on as df-pn with the
-# rest of its budget.  Most solves settle well within it and keep DFS's speed; on Cho Chikun's
-# intermediate book, of the 164 problems DFS left unsettled, 9 were enclosed (intermediate 0310:
-# df-pn proves the book's kill in 171 nodes, DFS in 606,719) (RESULTS.md, "DFS, then df-pn").
-DFS_FIRST = 50_000
-# df-pn reads about this share of DFS's nodes a second (RESULTS.md, "Capturing races read by
-# counting"): the rest of a budget handed over is cut to it, so a solve takes about the time it did.
-DFPN_SPEED = 0.6
+READING_VERSION = 11  # 11: when nothing fits, the defender's strong outside stones live (read_living)
 MAX_TARGETS = 4     # blocks of a region tried as the target
 # Frames tried, one after the other, while the defender may still lack room: (reach, margin),
 # the reach in steps from the defender's stones and the lines added to the stones' box on its
@@ -340,22 +318,21 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     if reading.area > LARGE_AREA:
         max_nodes = tenth(max_nodes)
     reading.verdict = settle(order.solver(problem, max_area), reading, to_play, book, max_nodes, "attacker",
-                             order)
+                             order.guide, order.algo)
     if reading.verdict == SETTLED and reading.goal == "live":
         # A live problem whose answer is a ko: the defender lives only as ko master.
         probe = Reading(target=reading.target, goal=reading.goal, frame=frame)
-        if settle(order.solver(problem, max_area), probe, to_play, book, max_nodes, "defender", order) == FITS:
+        if settle(order.solver(problem, max_area), probe, to_play, book, max_nodes, "defender",
+                  order.guide, order.algo) == FITS:
             reading.verdict = KO
             reading.book, reading.winning = probe.book, probe.winning   # as the defender's ko won
         reading.nodes += probe.nodes
 
 
 def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ...], max_nodes: int,
-           ko_master: str, order: Order = Order()) -> str:
-    """The reading's verdict; fills in the book moves' results and every winning first move.
-    Every solve is ``order``'s (:meth:`Order.solve`), ordered by its guide."""
+           ko_master: str, guide=None, algo: str = "dfs") -> str:
+    """The reading's verdict; fills in the book moves' results and every winning first move."""
     other = 3 - to_play
-    guide = order.guide
 
     def wins_after(move: Point, guides=(guide,)) -> bool | None:
         """Whether to_play still wins after playing ``move`` (None: out of nodes); False if illegal.
@@ -367,7 +344,8 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             if solver.target_captured():
                 return True
             for move_guide in guides:
-                verdict = order.solve(solver, other, ko_master, max_nodes, move_guide)
+                verdict = solver.solve(other, ko_master=ko_master, max_nodes=max_nodes, guide=move_guide,
+                                       algo=algo)
                 reading.nodes += verdict.nodes
                 if verdict.winner is not None:
                     break
@@ -380,7 +358,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             solver.take_back()
 
     for side, stage in ((to_play, "to-play-first"), (other, "other-first")):
-        verdict = order.solve(solver, side, ko_master, max_nodes, guide)
+        verdict = solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo)
         reading.nodes += verdict.nodes
         if verdict.winner is None:
             reading.stalled = stage
