@@ -4,8 +4,9 @@ In ``--direct_running_mode multi_processing`` Beam starts each worker as a
 new ``python`` process (its ``SubprocessSDKEnvironment``).  Each one then
 imports Beam, numpy, numba and the stage's code (about 0.85 CPU s) and
 loads numba's cached kernels on its first record (about 0.3 s) before it
-does any work: with two workers, about 2.3 of the ``features`` stage's
-29 CPU s on 54k subproblems.
+does any work.  Forked, two workers take 0.94 to 0.97 of the CPU the
+``features`` stage took on the own problems' 53,799 subproblems (RESULTS.md,
+"Forked workers").
 
 Here a run's workers are forked instead, from Python's *forkserver*
 (``multiprocessing.get_context("forkserver")``): a process started fresh
