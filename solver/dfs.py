@@ -26,9 +26,8 @@ from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES
 from .race import NO_CLAIM, race_verdict
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
                     pass_loop_depth, repd_of, sign, winner_of)
-from .table import (ABORT, ABORT_LOCAL_LIMIT, ABORT_NODE_BUDGET, LOCAL_LIMIT, MAX_NODES, NODES, RACE_PROOFS,
-                    ROOT_DEPTH, SPREAD_BUDGET, SPREAD_DEPTH, TAGS, node_key, node_key_after, table_claim,
-                    table_slot)
+from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, TAGS, node_key, node_key_after,
+                    table_claim, table_slot)
 
 # table value (one field): bit 0 exact, bits 1-2 winner, bits 8.. move + 2
 _EXACT = 1
@@ -55,8 +54,6 @@ def search(context, keys, values, work, color, km, depth):
     first_node = counters[NODES]
     if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
         counters[ABORT] = ABORT_NODE_BUDGET
-    elif counters[LOCAL_LIMIT] > 0 and counters[NODES] > counters[LOCAL_LIMIT]:
-        counters[ABORT] = ABORT_LOCAL_LIMIT
     if counters[ABORT] != 0:
         return pack(0, 0, NO_MOVE)
     cells = context[C_CELLS]
@@ -111,34 +108,54 @@ def search(context, keys, values, work, color, km, depth):
         i += 1
     sort_moves(context, depth, n)
 
+    tags = context[C_TAGS]
     mindepth = earliest
     result = -1
-    if depth - counters[ROOT_DEPTH] < counters[SPREAD_DEPTH]:
-        result, mindepth = _spread(context, keys, values, work, color, km, depth, n, attacker, mindepth)
-        if counters[ABORT] != 0:
-            return pack(0, 0, NO_MOVE)
-    else:
-        for i in range(n):
-            p = moves[i]
-            if p == PASS and color == attacker and km * sign(attacker) > 0 and mindepth > depth + 1:
+    for i in range(n):
+        p = moves[i]
+        d = depths[i]
+        path[depth] = position
+        if p == PASS:
+            if color == attacker and km * sign(attacker) > 0 and mindepth > depth + 1:
                 # The pass comes last: every board move has lost, relying on nothing of
                 # the path, so no earlier pass situation met again was used, and the
                 # pass loses too (solver.movegen, the attacker's pass); the loss is
                 # exact without it.
                 break
-            response = _child(context, keys, values, work, color, km, depth, p)
-            if counters[ABORT] != 0:
-                return pack(0, 0, NO_MOVE)
-            # A child relies on what its subtree relied on and, if it repeats a
-            # position of the path, on that position; a pass child too (its loops
-            # and ko threats are the path's).
-            if winner_of(response) == color:
-                if p != PASS:
-                    context[C_CUTOFFS][color, p] += 1.0
-                    record_cut(context, depth, n, i, color, km)
-                result = pack(color, min(depths[i], repd_of(response)), p)
-                break
-            mindepth = min(mindepth, depths[i], repd_of(response))
+            next_km = km_after_pass(path, depth, position, color, km)
+            tag = node_key(position, opp, next_km)
+            looped = False
+            for t in range(counters[TAGS]):
+                if tags[t] == tag:
+                    looped = True
+            if looped:
+                # Both sides pass again in the same situation: the target lives,
+                # which relies on the earlier pass.
+                response = pack(defender, pass_loop_depth(path, depth, position), NO_MOVE)
+            else:
+                tags[counters[TAGS]] = tag
+                counters[TAGS] += 1
+                response = search(context, keys, values, work, opp, next_km, depth + 1)
+                counters[TAGS] -= 1
+        else:
+            play_move(context, p, color)
+            if cells[target] == EMPTY:
+                response = pack(attacker, INF_DEPTH, NO_MOVE)
+            else:
+                response = search(context, keys, values, work, opp, km, depth + 1)
+            undo_move(context)
+        if counters[ABORT] != 0:
+            return pack(0, 0, NO_MOVE)
+        # A child relies on what its subtree relied on and, if it repeats a
+        # position of the path, on that position; a pass child too (its loops
+        # and ko threats are the path's).
+        if winner_of(response) == color:
+            if p != PASS:
+                context[C_CUTOFFS][color, p] += 1.0
+                record_cut(context, depth, n, i, color, km)
+            result = pack(color, min(d, repd_of(response)), p)
+            break
+        mindepth = min(mindepth, d, repd_of(response))
     if result < 0:
         result = pack(opp, mindepth, NO_MOVE)
 
@@ -147,98 +164,3 @@ def search(context, keys, values, work, color, km, depth):
         exact = 1 if repd_of(result) > depth + 1 else 0
         values[slot, 0] = _entry(exact, winner_of(result), move_of(result))
     return result
-
-
-@inline_kernel
-def _child(context, keys, values, work, color, km, depth, p):
-    """The result of the child of the node at ``depth`` reached by ``p`` (a point or the pass)."""
-    counters = context[C_COUNTERS]
-    cells = context[C_CELLS]
-    target = context[C_TARGET]
-    position = context[C_HASH][0]
-    path = context[C_PATH]
-    tags = context[C_TAGS]
-    opp = 3 - color
-    defender = cells[target]
-    attacker = 3 - defender
-    path[depth] = position
-    if p == PASS:
-        next_km = km_after_pass(path, depth, position, color, km)
-        tag = node_key(position, opp, next_km)
-        for t in range(counters[TAGS]):
-            if tags[t] == tag:
-                # Both sides pass again in the same situation: the target lives,
-                # which relies on the earlier pass.
-                return pack(defender, pass_loop_depth(path, depth, position), NO_MOVE)
-        tags[counters[TAGS]] = tag
-        counters[TAGS] += 1
-        response = search(context, keys, values, work, opp, next_km, depth + 1)
-        counters[TAGS] -= 1
-        return response
-    play_move(context, p, color)
-    if cells[target] == EMPTY:
-        response = pack(attacker, INF_DEPTH, NO_MOVE)
-    else:
-        response = search(context, keys, values, work, opp, km, depth + 1)
-    undo_move(context)
-    return response
-
-
-@inline_kernel
-def _spread(context, keys, values, work, color, km, depth, n, attacker, mindepth):
-    """The node's moves searched in rounds, each move given at most a budget of nodes a
-    round, the budget four times larger each round, until one wins or all have lost:
-    (result, mindepth), result -1 when all lost.  A wrong first move then costs at most
-    what the right one needs, not its whole refutation (df-pn's proof numbers do this at
-    every node).  The moves' results are exact as DFS's are: a move stopped by its budget
-    is searched again in the next round, its subtree's exact results still in the table.
-    ``scores[depth]`` holds each move's state here: 0 unknown, 1 lost."""
-    counters = context[C_COUNTERS]
-    moves = context[C_MOVES][depth]
-    depths = context[C_DEPTHS][depth]
-    state = context[C_SCORES][depth]
-    for i in range(n):
-        state[i] = 0.0
-    outer = counters[LOCAL_LIMIT]
-    budget = counters[SPREAD_BUDGET]
-    while True:
-        open_moves = 0
-        for i in range(n):
-            if state[i] != 0.0:
-                continue
-            p = moves[i]
-            if p == PASS and color == attacker and km * sign(attacker) > 0:
-                board_open = False
-                for j in range(n):
-                    if j != i and state[j] == 0.0:
-                        board_open = True
-                if board_open:
-                    # the pass's loss may follow from the board moves' (below): wait for them
-                    open_moves += 1
-                    continue
-                if mindepth > depth + 1:
-                    # as in search: every board move has lost, relying on nothing of the path
-                    state[i] = 1.0
-                    continue
-            limit = counters[NODES] + budget
-            if outer > 0 and outer <= limit:
-                limit = outer
-            counters[LOCAL_LIMIT] = limit
-            response = _child(context, keys, values, work, color, km, depth, p)
-            counters[LOCAL_LIMIT] = outer
-            if counters[ABORT] != 0:
-                if counters[ABORT] != ABORT_LOCAL_LIMIT or limit == outer:
-                    return -1, mindepth
-                counters[ABORT] = 0
-                open_moves += 1
-                continue
-            if winner_of(response) == color:
-                if p != PASS:
-                    context[C_CUTOFFS][color, p] += 1.0
-                return pack(color, min(depths[i], repd_of(response)), p), mindepth
-            state[i] = 1.0
-            mindepth = min(mindepth, depths[i], repd_of(response))
-        if open_moves == 0:
-            return -1, mindepth
-        if budget < (1 << 58):
-            budget *= 4

@@ -20,8 +20,7 @@ from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
 from .race import NO_CLAIM, RaceCount, race_count
 from .rules import MAX_DEPTH, PASS, move_of, winner_of
-from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, COUNTERS_SIZE, MAX_NODES, ROOT_DEPTH,
-                    SPREAD_BUDGET, SPREAD_DEPTH,
+from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, COUNTERS_SIZE, MAX_NODES,
                     NODES, RACE_PROOFS, TABLE_CAPPED, TABLE_COUNT, TAGS, DEFAULT_MAX_TABLE_MB, Table)
 
 ALGORITHMS = ("dfs", "dfpn")
@@ -118,8 +117,7 @@ class Solver:
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
-                 race: bool = True, race_lead_cost: int = 0, spread_depth: int = 0,
-                 spread_budget: int = 1000):
+                 race: bool = True, race_lead_cost: int = 0):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -135,8 +133,6 @@ class Solver:
                        "dfpn": Table(table_log2, dfpn.VALUE_FIELDS, max_bytes=max_bytes)}
         self.solves = 0
         self.counters = np.zeros(COUNTERS_SIZE, dtype=np.int64)
-        self.spread_depth = spread_depth
-        self.spread_budget = spread_budget
         # the area's points as flat board indices, in the order of area.points
         self.area_cells = points = np.array([self.board.point(x, y) for x, y in self.area.points],
                                             dtype=np.int32)
@@ -280,9 +276,6 @@ class Solver:
         self.counters[:] = 0
         self.cutoffs[:] = 0.0
         self.counters[MAX_NODES] = max_nodes
-        self.counters[ROOT_DEPTH] = len(self.history)
-        self.counters[SPREAD_DEPTH] = self.spread_depth
-        self.counters[SPREAD_BUDGET] = max(1, self.spread_budget)
         while True:
             self.counters[ABORT] = 0
             self.counters[TAGS] = 0

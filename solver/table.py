@@ -27,13 +27,9 @@ from numba import njit
 from .jit import inline_kernel, kernel
 
 # counters[] slots shared by the searches (RACE_PROOFS: nodes the race count settled).
-# LOCAL_LIMIT: the node count at which the subtree DFS is searching now stops (0: none);
-# ROOT_DEPTH: the depth of the solve's root; SPREAD_DEPTH, SPREAD_BUDGET: DFS's nodes within
-# that many moves of the root spread their effort over their moves (solver.dfs).
-(NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED, RACE_PROOFS, LOCAL_LIMIT, ROOT_DEPTH,
- SPREAD_DEPTH, SPREAD_BUDGET) = range(11)
-COUNTERS_SIZE = 11
-ABORT_NODE_BUDGET, ABORT_TABLE_FULL, ABORT_LOCAL_LIMIT = 1, 2, 3
+NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED, RACE_PROOFS = 0, 1, 2, 3, 4, 5, 6
+COUNTERS_SIZE = 7
+ABORT_NODE_BUDGET, ABORT_TABLE_FULL = 1, 2
 
 PROBES = 64
 # Default bound of one table, in MiB (measured: RESULTS.md, "solve: a default
