@@ -21,6 +21,13 @@ folder numba may keep it in: ``__pycache__`` beside the sources and, when
 ``NUMBA_CACHE_DIR`` is set, the package's own folder there (a stale kernel was
 once run that way: RESULTS.md, "The attacker's pass while it is ko master").
 The feature planes' package ties its cache the same way (``tie_cache_to_sources``).
+
+Recursion stays inside one kernel: two cached kernels that call each other
+(``search`` calling a helper that calls ``search``) compile and run in the
+process that compiled them, but the machine code loaded from the cache by
+the next process crashes with a segmentation fault.  A helper on such a loop
+is an ``inline_kernel``, so the loop is ``search`` calling itself (RESULTS.md,
+"DFS spreading its effort over the first moves").
 """
 from __future__ import annotations
 
