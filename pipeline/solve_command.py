@@ -1,7 +1,7 @@
 """``tsumego solve``: the solver's exact answer for problem files, in a Go player's words.
 
 ``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none] [--max-nodes N]
-[--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--guide-fade N] [--no-race]
+[--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--guide-fade N] [--no-race] [--no-sibling-hints]
 [--json] [--pv] FILE_OR_DIR...`` prints one line per problem::
 
     gop-5522.sgf: Black to play kills the white group at C17: B G19 (proved, 12,620 nodes, 0.07 s)
@@ -74,7 +74,8 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
     """(the JSON row, the text) of one problem file."""
     problem = problem_of(path, args)
     solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
-                    move_patterns=move_patterns, race=not args.no_race)
+                    move_patterns=move_patterns, race=not args.no_race,
+                    sibling_hints=not args.no_sibling_hints)
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
                            max_nodes=args.max_nodes, guide=guide)
     size = problem.size
@@ -231,6 +232,9 @@ def register(commands) -> None:
     solve.add_argument("--no-race", action="store_true",
                        help="read capturing races out instead of counting them (solver.race): the same "
                             "verdicts, usually in more nodes (default: counted)")
+    solve.add_argument("--no-sibling-hints", action="store_true",
+                       help="DFS orders without the move that won the same line after a refuted sibling "
+                            "(solver.dfs): the same verdicts, usually in more nodes (default: on)")
     add_group_options(solve)
     solve.add_argument("--sgf-out", metavar="FILE",
                        help="write the problem (framed, with --group) and the main line as an SGF "

@@ -37,7 +37,8 @@ from numba import njit
 
 from .jit import inline_kernel, kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_OPPONENT_LIBERTIES,
-                      C_PATH, C_PRIOR, C_RACE, C_SCORES, C_TAGS, C_TARGET, C_TARGET_LIBERTIES, CAPTURES_TARGET,
+                      C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SIBLING_HINTS, C_TAGS, C_TARGET,
+                      C_TARGET_LIBERTIES, CAPTURES_TARGET,
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
@@ -304,6 +305,14 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
         return INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
     hint = values[known, V_MOVE] if known >= 0 else NO_MOVE
+    sibling = context[C_SIBLING]
+    if known < 0 and sibling[depth] != 0:
+        # the sibling hint, as in DFS (solver.dfs): the move that won the position this one
+        # answers to in the subtree of the node's first refuted sibling
+        twin = _slot_of(keys, node_key_after(position ^ sibling[depth], color, km,
+                                             depth > 0 and context[C_PATH][depth - 1] == position))
+        if twin >= 0 and values[twin, V_PHI] == 0:
+            hint = values[twin, V_MOVE]
     if depth > MAX_DEPTH:
         return INFINITE, np.int64(0), 0, NO_MOVE
     if context[C_RACE][0] != 0 and known < 0:
@@ -336,6 +345,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     path = context[C_PATH]
     tags = context[C_TAGS]
     row = scratch[depth]
+    hinting = context[C_SIBLING_HINTS][0] != 0
 
     phi = INFINITE
     delta = np.int64(0)
@@ -373,6 +383,14 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         child_th_delta = min(th_phi, second + second // EPSILON_DIVISOR + 1)
         p = moves[best]
         path[depth] = position
+        if hinting:
+            # the child answers to the first child proven lost for the mover, if any
+            sibling[depth + 1] = sibling[depth]
+            for i in range(n):
+                if row[i, S_PHI] == 0 and i != best:
+                    refuted_hash = position if moves[i] == PASS else hashes[i]
+                    sibling[depth + 1] = (position if p == PASS else hashes[best]) ^ refuted_hash
+                    break
         if p == PASS:
             tags[counters[TAGS]] = node_key(position, opp, row[best, S_KM])
             counters[TAGS] += 1

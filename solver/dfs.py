@@ -21,8 +21,8 @@ from __future__ import annotations
 from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
-                      C_RACE, C_SCORES, C_TAGS, C_TARGET, KNOWN_WIN, generate_moves, play_move,
-                      record_cut, remove_move, sort_moves, target_lives, undo_move)
+                      C_RACE, C_SCORES, C_SIBLING, C_SIBLING_HINTS, C_TAGS, C_TARGET, KNOWN_WIN,
+                      generate_moves, play_move, record_cut, remove_move, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
                     pass_loop_depth, repd_of, sign, winner_of)
@@ -65,7 +65,8 @@ def search(context, keys, values, work, color, km, depth):
     # the ko master's threats; otherwise it plays as the same position reached by a
     # move.  Sharing those entries saves DFS 7% of its nodes on the reference problems
     # (make check-dfpn); df-pn took 54% more nodes with it, and keeps them all apart.
-    key = node_key_after(position, color, km, km_after_pass(path, depth, position, color, km) != km)
+    after_pass = km_after_pass(path, depth, position, color, km) != km
+    key = node_key_after(position, color, km, after_pass)
     entry = _lookup(keys, values, key)
     if entry & _EXACT:
         return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
@@ -89,6 +90,15 @@ def search(context, keys, values, work, color, km, depth):
                 values[slot, 0] = _entry(_EXACT, attacker, claim)
             return pack(attacker, INF_DEPTH, claim)
     hint = (entry >> 8) - 2 if entry != 0 else NO_MOVE
+    # Kawano's simulation, as a hint: the move that won the position this one answers to in
+    # the subtree of a sibling already refuted (the same moves played after the sibling's
+    # move instead of this line's); a refutation often holds move for move
+    sibling = context[C_SIBLING]
+    delta = sibling[depth]
+    if hint == NO_MOVE and delta != 0:
+        twin = _lookup(keys, values, node_key_after(position ^ delta, color, km, after_pass))
+        if twin != 0 and (twin >> 1) & 3 == color:
+            hint = (twin >> 8) - 2
 
     n, earliest = generate_moves(context, color, km, depth, hint)
     moves = context[C_MOVES][depth]
@@ -111,10 +121,18 @@ def search(context, keys, values, work, color, km, depth):
     tags = context[C_TAGS]
     mindepth = earliest
     result = -1
+    hinting = context[C_SIBLING_HINTS][0] != 0
+    refuted = False
+    refuted_hash = position
     for i in range(n):
         p = moves[i]
         d = depths[i]
         path[depth] = position
+        child_hash = position if p == PASS else hashes[i]
+        if hinting:
+            # the first refuted child is the one its siblings answer to; before it, the
+            # children answer to what this node answers to
+            sibling[depth + 1] = child_hash ^ refuted_hash if refuted else delta
         if p == PASS:
             if color == attacker and km * sign(attacker) > 0 and mindepth > depth + 1:
                 # The pass comes last: every board move has lost, relying on nothing of
@@ -156,6 +174,9 @@ def search(context, keys, values, work, color, km, depth):
             result = pack(color, min(d, repd_of(response)), p)
             break
         mindepth = min(mindepth, d, repd_of(response))
+        if not refuted:
+            refuted = True
+            refuted_hash = child_hash
     if result < 0:
         result = pack(opp, mindepth, NO_MOVE)
 

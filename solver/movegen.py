@@ -50,12 +50,15 @@ from .table import NODES, TAGS
 # C_OPPONENT_LIBERTIES is a row per depth beside C_MOVES: the fewest liberties of the
 # attacker's blocks beside the target without a wall stone after each move, counted
 # only where C_RACE[1] is set and only up to one more than the target's (all a lead
-# needs); COUNTED_LIBERTIES where not counted
+# needs); COUNTED_LIBERTIES where not counted;
+# C_SIBLING is uint64, a cell per depth: the hash difference between the node's position
+# and the one it answers to in the subtree of a sibling already refuted (0: none), and
+# C_SIBLING_HINTS int64 [1], 1 where DFS takes a move from that position (solver.dfs)
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
  C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
  C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT,
  C_TARGET_LIBERTIES, C_CUTOFFS, C_PATTERN_TABLE, C_PATTERN_SCALE, C_MOVE_CODES,
- C_RECORD, C_RECORD_COUNT, C_RACE, C_OPPONENT_LIBERTIES) = range(33)
+ C_RECORD, C_RECORD_COUNT, C_RACE, C_OPPONENT_LIBERTIES, C_SIBLING, C_SIBLING_HINTS) = range(35)
 # liberties counted at most for C_TARGET_LIBERTIES and C_OPPONENT_LIBERTIES
 COUNTED_LIBERTIES = 8
 

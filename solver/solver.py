@@ -112,12 +112,14 @@ class Solver:
     (:mod:`solver.race`); off, they read the race out.  ``race_lead_cost`` > 0 makes df-pn
     start a fresh child's proof number higher by that much per liberty the defender leads
     the race against its weakest opponent (:data:`solver.dfpn.RACE_LEAD_COST`; 0: not
-    counted).  The verdict is the same either way.
+    counted).  ``sibling_hints`` lets DFS try first, below a refuted sibling, the move that
+    won the same line in that sibling's subtree (:mod:`solver.dfs`).  The verdict is the
+    same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
-                 race: bool = True, race_lead_cost: int = 0):
+                 race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -154,6 +156,8 @@ class Solver:
         self.pattern_scale = np.array([PATTERN_SCALE if table is not None else 0.0])
         self.record = np.zeros((max(1, record_rows), RECORD_FIELDS), dtype=np.int64)
         self.record_count = np.zeros(2, dtype=np.int64)
+        # each depth's hash difference to the refuted sibling's subtree (movegen.C_SIBLING)
+        self.sibling = np.zeros(rows + 1, dtype=np.uint64)
         self.context = (
             b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
             points, self.target,
@@ -180,6 +184,8 @@ class Solver:
             # the race count on or off; the race lead's cost in df-pn's first numbers
             np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
             np.full((rows, width), 8, dtype=np.int32),      # the opponents' fewest liberties after each move
+            self.sibling,
+            np.array([1 if sibling_hints else 0], dtype=np.int64),
         )
 
     @property
@@ -233,6 +239,7 @@ class Solver:
         path = self.context[11]
         path[:depth] = self.history[:path.size]
         table = self.tables[algo]
+        self.sibling[:] = 0
         started = time.perf_counter()
         try:
             if guide is not None:
