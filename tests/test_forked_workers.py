@@ -3,7 +3,8 @@
 A tiny pipeline runs on two worker processes and must give what it gives in
 this process; each element says which process handled it and whether the
 forkserver's imports were already there.  Afterwards no process the run
-started is left, also when a worker is killed in the middle of the run.
+started is left, also when a worker is killed in the middle of the run or
+the forkserver dies before any worker starts.
 """
 from __future__ import annotations
 
@@ -97,6 +98,16 @@ def test_a_killed_worker_fails_the_run_with_its_exit_code_and_leaves_no_process(
     with pytest.raises(Exception):
         _run(tmp_path, TWO_WORKERS, killed_at_seven, os.getpid())
     assert "Worker subprocess exited with return code -9 (SIGKILL)" in failures
+
+
+def test_a_forkserver_that_dies_fails_the_run_with_the_reason_and_leaves_no_process(
+        tmp_path, monkeypatch, no_process_left):
+    # No worker can be started, so none ever connects: the runner must fail, not wait for one.
+    failures = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(str(args.exc_value)))
+    with pytest.raises(RuntimeError, match="^Worker could not be started: the forkserver is gone"):
+        _run(tmp_path, TWO_WORKERS, preload="tests.forkserver_crash")
+    assert failures and all(f.startswith("Worker could not be started: the forkserver is gone") for f in failures)
 
 
 @pytest.mark.parametrize("stage, steps", [("features", "pipeline.features_pipeline"),

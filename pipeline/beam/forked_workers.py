@@ -24,7 +24,9 @@ worker.  The handler does what Beam's ``SubprocessSdkWorker`` does for a
 subprocess worker: it starts a logging server, gives the worker the same
 environment variables (where to reach the runner, the pipeline's options,
 its id), waits for it, raises ``RuntimeError('Worker subprocess exited with
-return code N')`` when it fails (N negative: killed by signal -N), kills it
+return code N')`` when it fails (N negative: killed by signal -N), fails the
+run when it cannot be started at all (the forkserver died: a crash in its
+preload, say; the runner would otherwise wait for it forever), kills it
 if it is still alive when the handler gives up on it, and stops the logging
 server.  :func:`forkserver_running` starts the forkserver for a run and
 stops it after, so nothing of it outlives the run.  (A process has one
@@ -120,13 +122,24 @@ class ForkedWorkerHandler(worker_handlers.GrpcWorkerHandler):
 
     def __init__(self, payload, state, provision_info, grpc_server):
         super().__init__(state, provision_info, grpc_server)
+        self.stopping = threading.Event()
+        self.failure: Exception | None = None   # why the worker could not be started
 
     def start_worker(self) -> None:
         self.worker_thread = threading.Thread(name="run_worker", target=self.run_worker)
         self.worker_thread.start()
 
     def stop_worker(self) -> None:
+        self.stopping.set()
         self.worker_thread.join()
+
+    def close(self) -> None:
+        # Beam closes the channels before it stops the worker; a failure fail_run left on
+        # the data channel has reached the runner already and would only fail the close.
+        self.stopping.set()
+        if self.data_conn._exception is self.failure:
+            self.data_conn._exception = None
+        super().close()
 
     def worker_environment(self, logging_port: int) -> dict[str, str]:
         """The environment variables a worker reads: those of Beam's subprocess workers."""
@@ -153,8 +166,14 @@ class ForkedWorkerHandler(worker_handlers.GrpcWorkerHandler):
             target=worker.run_forked, args=(self.worker_environment(logging_port),),
             name=f"beam-worker-{self.worker_id}")
         try:
-            with worker_handlers.SUBPROCESS_LOCK:
-                process.start()
+            try:
+                with worker_handlers.SUBPROCESS_LOCK:
+                    process.start()
+            except Exception as exc:   # no forkserver to fork from: it died (a crash in its preload)
+                failure = RuntimeError("Worker could not be started: the forkserver is gone "
+                                       f"({type(exc).__name__})")
+                self.fail_run(failure)
+                raise failure from exc
             process.join()
             if process.exitcode:
                 raise RuntimeError(f"Worker subprocess exited with return code {process.exitcode}"
@@ -164,6 +183,20 @@ class ForkedWorkerHandler(worker_handlers.GrpcWorkerHandler):
                 process.kill()
                 process.join()
             logging_server.stop(0)
+
+    def fail_run(self, failure: Exception) -> None:
+        """Fail the runner's waits on this worker with ``failure`` until the runner stops it.
+
+        A worker that never started never connects, and the runner would wait for its
+        data and its answers forever.  Its data channel is marked broken as Beam's own
+        reader marks it when a worker's stream fails (the runner's read raises that
+        exception within a second), and its requests are aborted as Beam aborts those of
+        a Docker worker that exits, again and again, for those sent after.
+        """
+        self.failure = failure
+        self.data_conn._exception = failure
+        while not self.stopping.wait(0.2):
+            self.control_conn.abort(failure)
 
 
 def _signal_name(exitcode: int) -> str:
