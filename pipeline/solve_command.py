@@ -233,8 +233,8 @@ def register(commands) -> None:
                        help="read capturing races out instead of counting them (solver.race): the same "
                             "verdicts, usually in more nodes (default: counted)")
     solve.add_argument("--no-sibling-hints", action="store_true",
-                       help="DFS orders without the move that won the same line after a refuted sibling "
-                            "(solver.dfs): the same verdicts, usually in more nodes (default: on)")
+                       help="order the moves without the move that won the same line after a refuted "
+                            "sibling (solver.dfs): the same verdicts, usually in more nodes (default: on)")
     add_group_options(solve)
     solve.add_argument("--sgf-out", metavar="FILE",
                        help="write the problem (framed, with --group) and the main line as an SGF "

@@ -53,7 +53,7 @@ from .table import NODES, TAGS
 # needs); COUNTED_LIBERTIES where not counted;
 # C_SIBLING is uint64, a cell per depth: the hash difference between the node's position
 # and the one it answers to in the subtree of a sibling already refuted (0: none), and
-# C_SIBLING_HINTS int64 [1], 1 where DFS takes a move from that position (solver.dfs)
+# C_SIBLING_HINTS int64 [1], 1 where the searches take a move from that position (solver.dfs)
 (C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
  C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
  C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT,

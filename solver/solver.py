@@ -112,9 +112,9 @@ class Solver:
     (:mod:`solver.race`); off, they read the race out.  ``race_lead_cost`` > 0 makes df-pn
     start a fresh child's proof number higher by that much per liberty the defender leads
     the race against its weakest opponent (:data:`solver.dfpn.RACE_LEAD_COST`; 0: not
-    counted).  ``sibling_hints`` lets DFS try first, below a refuted sibling, the move that
-    won the same line in that sibling's subtree (:mod:`solver.dfs`).  The verdict is the
-    same either way.
+    counted).  ``sibling_hints`` lets both searches try first, below a refuted sibling, the
+    move that won the same line in that sibling's subtree (:mod:`solver.dfs`; df-pn at a
+    node's first visit).  The verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
