@@ -357,6 +357,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         best = -1
         best_phi = INFINITE
         second = INFINITE
+        refuted = -1   # the first child proven lost for the mover (the sibling hints)
         for i in range(n):
             if not first and row[i, S_SOLVED] == 0:
                 # a transposition met elsewhere may have moved its numbers on
@@ -368,6 +369,8 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
                     _set_child(row, i, values, s, row[i, S_ON_PATH_KEY] == 1, depth)
             c_phi = row[i, S_PHI]
             c_delta = row[i, S_DELTA]
+            if c_phi == 0 and refuted < 0:
+                refuted = i
             delta = _add(delta, c_phi)
             if c_delta < phi:
                 second = phi
@@ -384,13 +387,12 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         p = moves[best]
         path[depth] = position
         if hinting:
-            # the child answers to the first child proven lost for the mover, if any
+            # the child answers to the first child proven lost for the mover, if any (never
+            # the best one: a lost child's delta is INFINITE, and the search stops when all are)
             sibling[depth + 1] = sibling[depth]
-            for i in range(n):
-                if row[i, S_PHI] == 0 and i != best:
-                    refuted_hash = position if moves[i] == PASS else hashes[i]
-                    sibling[depth + 1] = (position if p == PASS else hashes[best]) ^ refuted_hash
-                    break
+            if refuted >= 0:
+                refuted_hash = position if moves[refuted] == PASS else hashes[refuted]
+                sibling[depth + 1] = (position if p == PASS else hashes[best]) ^ refuted_hash
         if p == PASS:
             tags[counters[TAGS]] = node_key(position, opp, row[best, S_KM])
             counters[TAGS] += 1

@@ -5,8 +5,8 @@ position it answers to in that sibling's subtree.  That only reorders the
 moves, so the verdicts with the hints on and off must be the same
 everywhere: on random races read to the end (each side first, each ko
 master, DFS and df-pn), on the reference problems and on the project's own
-problems; and
-the hints must change the order somewhere, or the test proves nothing.
+problems; and the hints must change the order somewhere, or the test proves
+nothing.
 """
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ import itertools
 import numpy as np
 
 from solver import BLACK, WHITE, ProblemError, Solver
-from solver.problem import Problem, _check_legal
-from tests.test_race import SIZE, _own_problems, _pockets, _races
+from tests.test_race import _own_problems, _pockets, _races, _solver
 
 BUDGET = 2_000_000
 
@@ -40,13 +39,10 @@ def test_random_races_agree_on_and_off():
     rng = np.random.default_rng(63)
     problems = []
     for stones, target in itertools.chain(_pockets(rng, 150), _races(rng, 150)):
-        problem = Problem("race", SIZE, np.ascontiguousarray(stones), target, BLACK)
         try:
-            _check_legal(problem)
-            Solver(problem)
+            problems.append(_solver(stones, target).problem)
         except ProblemError:
             continue
-        problems.append(problem)
     settled, reordered = _agree(problems, BUDGET, ("attacker", "defender", "none"), ("dfs", "dfpn"))
     for algo in ("dfs", "dfpn"):
         assert settled[algo] >= 1200 and reordered[algo] >= 200, (algo, settled, reordered)
