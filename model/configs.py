@@ -9,7 +9,9 @@ flags spread over the Makefile, and ``model.json`` records the name.
   epochs on every train problem, the last epoch kept (RESULTS.md, "make train
   keeps the last epoch").
 - ``conv-books``: ``make network``'s first run, the shipped network's shape
-  (64 planes, 3 blocks), 11 cosine epochs; ``conv-books-longer``, its
+  (64 planes, 3 blocks), 11 cosine epochs after a warm-up of 1,000 batches (without
+  it the value head died in the first epoch on the book data of 2026-12: RESULTS.md,
+  "The book network's dead value head"); ``conv-books-longer``, its
   second run from there, 8 more epochs from a learning rate of 0.00035
   (model/networks/conv-books/README.md).
 """
@@ -18,7 +20,8 @@ from __future__ import annotations
 CONFIGS: dict[str, dict] = {
     "dense": {"architecture": "dense", "schedule": "cosine", "epochs": 28, "keep": "last"},
     "conv": {"architecture": "conv", "schedule": "cosine", "epochs": 28, "keep": "last"},
-    "conv-books": {"architecture": "conv", "channels": 64, "blocks": 3, "schedule": "cosine", "epochs": 11},
+    "conv-books": {"architecture": "conv", "channels": 64, "blocks": 3, "schedule": "cosine", "epochs": 11,
+                   "warm_up": 1000},
     "conv-books-longer": {"schedule": "cosine", "epochs": 8, "learning_rate": 0.00035},
 }
 

@@ -22,6 +22,7 @@ from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, KEPT_WHEN_INTERRUPTED,
                                PROGRESS_FILE, best_weights, carry_on, checkpoints, copy_atomically,
                                kept_epoch, same_folder, sitting_entry)
 from model.fit_interrupts import interrupts_between_batches
+from pipeline.errors import CommandError
 from pipeline.interrupts import interrupted
 
 MODEL_FILE = "model.keras"
@@ -50,11 +51,13 @@ class FitLimits:
     patience: int       # epochs without a better validation loss before stopping
     schedule: str       # one of SCHEDULES
     keep: str = "best"  # one of KEEPS; "last" never stops early
+    warm_up: int = 0    # batches of a fresh run's first epoch that climb to the scheduled rate
 
     @classmethod
     def from_args(cls, args) -> FitLimits:
         return cls(epochs=args.epochs, minutes=args.minutes, patience=args.patience,
-                   schedule=args.schedule, keep=getattr(args, "keep", "best"))
+                   schedule=args.schedule, keep=getattr(args, "keep", "best"),
+                   warm_up=getattr(args, "warm_up", 0))
 
 
 def fit(model, train, validation, out: str, limits: FitLimits, progress: dict | None = None,
@@ -112,6 +115,10 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
     # Kept last, the run goes to --epochs (or the budget) and ends on its own weights: no
     # early stopping, which would also restore its best epoch's.
     callbacks = [budget, schedule] if keep_last else [stopper, budget, schedule]
+    if limits.warm_up and not initial_epoch:
+        callbacks.append(warm_up(limits.warm_up))
+    # before the checkpoints: a dead safe head is never kept as a run to go on with
+    callbacks.append(dead_safe_head_guard(validation))
     if initial_epoch:
         callbacks.append(carry_on(progress, stopper, schedule,
                                   best_weights(model, os.path.join(weights_from, CHECKPOINTS))))
@@ -152,6 +159,8 @@ def _fit(model, train, validation, out: str, limits: FitLimits, progress: dict |
     figures = {
         "epochs_run": len(losses), "best_epoch": best_epoch + 1, "schedule": limits.schedule,
         "keep": limits.keep,
+        # (a run going on keeps its first sitting's warm-up, the only one that had one)
+        "warm_up": (progress or {}).get("limits", {}).get("warm_up", limits.warm_up),
         "stopped_by": stopped_by,
         "seconds": round(seconds + (0 if progress is None else progress.get("seconds", 0)), 1),
         # the watched records' figures at the epoch kept
@@ -185,6 +194,72 @@ def learning_rate_schedule(limits: FitLimits, base: float):
             lambda epoch: base * (1 + math.cos(math.pi * (epoch + 0.5) / limits.epochs)) / 2)
     return keras.callbacks.ReduceLROnPlateau(monitor="val_loss", factor=0.5,
                                              patience=max(1, limits.patience // 2), min_lr=1e-5, verbose=1)
+
+
+def warm_up(batches: int):
+    """A callback that raises the learning rate linearly from ``1/batches`` of the scheduled
+    rate to all of it over the first ``batches`` batches (at most the first epoch's).
+
+    Why: at the full rate from the first batch, the 1×1 ReLU planes of the conv value head
+    can all go dark within a few hundred batches, after which no gradient reaches them and
+    the safe head stays at chance for the whole run (RESULTS.md, "The book network's dead
+    value head").  Placed after the schedule's callback, whose rate it scales.
+    """
+    import keras
+
+    class WarmUp(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            self.step = 0
+            self.length = min(batches, self.params.get("steps") or batches)
+
+        def on_epoch_begin(self, epoch, logs=None):
+            self.target = float(self.model.optimizer.learning_rate.numpy())
+
+        def on_train_batch_begin(self, batch, logs=None):
+            if self.step < self.length:
+                self.model.optimizer.learning_rate = self.target * (self.step + 1) / self.length
+
+        def on_train_batch_end(self, batch, logs=None):
+            self.step += 1
+            if self.step == self.length:
+                self.model.optimizer.learning_rate = self.target
+
+    return WarmUp()
+
+
+class DeadSafeHead(CommandError):
+    """The safe head gives every record the same answer: its ReLUs are dark and cannot learn again."""
+
+
+def dead_safe_head_guard(validation):
+    """A callback that stops the run after an epoch whose weights give the first watched batch
+    one and the same P(safe) for every record.
+
+    A ReLU that is negative on every input gets no gradient, so a safe head
+    whose units have all gone dark answers the same for every position from
+    then on, and every epoch left (and any run resumed from these weights)
+    is spent for nothing.  Exactly one value over a batch of distinct
+    positions happens only so: a living head's answers differ by at least
+    float rounding.
+    """
+    import keras
+    import numpy as np
+
+    class Guard(keras.callbacks.Callback):
+        def on_epoch_end(self, epoch, logs=None):
+            if validation is None:
+                return
+            planes = next(iter(validation))[0]
+            if len(planes) < 2 or len(np.unique(np.asarray(planes).reshape(len(planes), -1), axis=0)) < 2:
+                return
+            safe = np.asarray(self.model(planes, training=False)["safe"]).ravel()
+            if np.ptp(safe) == 0:
+                raise DeadSafeHead(
+                    f"after epoch {epoch + 1} the safe head answers P(safe) = {safe[0]:.4f} for every "
+                    f"one of {len(safe)} watched positions: its units are dead and cannot learn "
+                    "again; train afresh with another --seed or a --warm-up")
+
+    return Guard()
 
 
 def wall_clock_budget(seconds: float):

@@ -124,6 +124,9 @@ def add_training_arguments(parser) -> None:
     parser.add_argument("--minutes", type=float, default=0,
                         help="wall-clock budget; training stops after the batch that spends it (0: none)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--warm-up", type=int, default=0, metavar="BATCHES",
+                        help="a fresh run's learning rate climbs to the scheduled one over its first "
+                             "BATCHES batches (at most its first epoch; default 0: none)")
     parser.add_argument("--batch-size", type=int, default=256)
     parser.add_argument("--patience", type=int, default=8,
                         help="epochs without a better validation loss before stopping")
@@ -464,7 +467,8 @@ def fit_run(args, planes: list[str], start: Start, data: TrainingData, run_spec:
     else:
         progress = {**run_spec, "run": uuid.uuid4().hex,
                     "limits": {"epochs": limits.epochs, "patience": limits.patience,
-                               "schedule": limits.schedule, "keep": limits.keep}}
+                               "schedule": limits.schedule, "keep": limits.keep,
+                               "warm_up": limits.warm_up}}
     with precision_policy(args.mixed_precision):
         with strategy.scope():
             model = compile_model(build_model(len(planes), options), options)
