@@ -68,7 +68,7 @@ def test_a_run_interrupted_after_an_epoch_goes_on_in_place_to_the_end(data, tmp_
     assert progress["best_epoch"] == 1 + int(np.argmin(losses)) and progress["best_val_loss"] == min(losses)
     assert progress["planes"] == PLANES and progress["seed"] == 3 and progress["batch_size"] == 32
     assert progress["options"]["width"] == 48 and progress["data"] == str(data)
-    assert progress["limits"] == {"epochs": 5, "patience": 9, "schedule": "cosine", "keep": "best"}
+    assert progress["limits"] == {"epochs": 5, "patience": 9, "schedule": "cosine", "keep": "best", "warm_up": 0}
     assert [sitting["epochs"] for sitting in progress["sittings"]] == [2]
 
     # Started afresh over it, a run would overwrite its checkpoints: refused.
