@@ -20,17 +20,28 @@ outside the search area and is never captured).
 * or the *eye*: p touches nothing but the group and the board's edge (one
   such point at most: two could be two eyes);
 
-and p touches no other attacker block (the defender might capture it) and no
-empty point that is not itself a liberty of the group (the defender would
-extend into it).  So no defender move gains the group a liberty, save the
-capture of an opponent: a stone on a liberty only joins the group's blocks,
-and every move elsewhere leaves their liberties as they are.  The attacker
-fills T's liberties, the outside ones first, then the shared ones, the eye
-last, as long as T lives (a block the defender joins to T brings its
-liberties, all the group's): at most ``x + e + s`` moves, the group's
-outside, eye and shared liberties.  (A block of the group the attacker
-captures on the way touched nothing but attacker stones then: its points
-are closed off from T.)  The count asks whether the defender can capture an
+and p touches no other attacker block (the defender might capture it).  A
+shared liberty or the eye touches no empty point that is not itself a
+liberty of the group; an outside liberty may: the open points reached from
+the outside liberties through open points are the group's *room*, and each
+of them must touch a wall stone and no stone but the wall's (no opponent,
+no other attacker block, no defender stone).  An attacker stone in the room
+joins the wall for good, a defender stone there only brings the group more
+of the room, and no point of the room can become an eye (each touches the
+wall).  So no defender move gains the group a liberty outside its outside
+liberties and room, its shared liberties and its eye, save the capture of an
+opponent; a stone on a liberty only joins the group's blocks, and every move
+elsewhere leaves their liberties as they are.  The attacker fills T's
+liberties, the outside ones first, then the shared ones, the eye last, as
+long as T lives (a block the defender joins to T brings its liberties, all
+the group's); each of its stones takes a point of the outside liberties, the
+room, the shared liberties or the eye for good, so it needs at most ``x + e
++ s`` moves, ``x`` counting the outside liberties and the room.  (A block of
+the group the attacker captures on the way touched nothing but attacker
+stones then: its points are closed off from T.)  With room, the last fill
+may be an outside point the defender has just extended to, so every shared
+fill counts as the attacker's own, as with several blocks (``grouped``
+below).  The count asks whether the defender can capture an
 opponent before that.  Each move takes at most one liberty from any block
 holding an opponent's stones (a stone merging opponents leaves the merged
 block at most one liberty short of each part), so with ``y`` the fewest
@@ -100,7 +111,7 @@ NO_OPPONENT = 1 << 30
 # Opponents (the attacker's blocks beside the group without a wall stone) the count follows at most.
 MAX_OPPONENTS = 16
 # labels[] roles of the points a count has visited (valid where mark[] holds its stamp)
-_TARGET, _GROUP, _LIBERTY, _WALL, _FAR_EMPTY, _PENDING, _OPPONENT = 1, 2, 3, 4, 5, 6, 8
+_TARGET, _GROUP, _LIBERTY, _WALL, _FAR_EMPTY, _PENDING, _ROOM, _OPPONENT = 1, 2, 3, 4, 5, 6, 7, 8
 _NONE = np.uint64(0)
 
 
@@ -110,8 +121,9 @@ class RaceCount:
 
     ``proved``: the count proves the attacker captures the target; ``move`` is then the
     attacker's winning move as (x, y) when it is to move (None when the defender is).  ``x``,
-    ``e``, ``s``, ``y`` are the numbers counted and ``blocks`` the defender blocks of the
-    group (-1 where the group's liberties are not of the kinds counted; ``y`` is
+    ``e``, ``s``, ``y`` are the numbers counted, ``blocks`` the defender blocks of the
+    group and ``room`` the open points behind its outside liberties, counted in ``x``
+    (-1 where the group's liberties are not of the kinds counted; ``y`` is
     ``NO_OPPONENT`` when the group has no opponent).
     """
 
@@ -122,14 +134,15 @@ class RaceCount:
     s: int
     y: int
     blocks: int
+    room: int
 
 
 def attacker_wins_race(x: int, e: int, s: int, y: int, attacker_to_move: bool, grouped: bool = False) -> bool:
     """The counting rule: does the attacker capture T first (see the module)?
 
-    ``x`` the group's outside liberties, ``e`` its eye (0 or 1), ``s`` its shared
+    ``x`` the group's outside liberties and room, ``e`` its eye (0 or 1), ``s`` its shared
     liberties, ``y`` the fewest liberties of any opponent (``NO_OPPONENT`` when it
-    has none); ``grouped``: the group holds other defender blocks than T.
+    has none); ``grouped``: the group holds other defender blocks than T, or room.
     """
     return _counts(x, e, s, y, attacker_to_move, grouped)
 
@@ -138,8 +151,8 @@ def attacker_wins_race(x: int, e: int, s: int, y: int, attacker_to_move: bool, g
 def _counts(x, e, s, y, attacker_to_move, grouped):
     # the attacker's fills: every liberty of the group at most; those that also take an
     # opponent's liberty without capturing T: the shared ones but the last (all of them
-    # when the eye is filled last, or when a liberty of a block T may still join could
-    # be the last); the defender's moves before the capture
+    # when the eye is filled last, or when a liberty of a block T may still join, or one
+    # T extends to in its room, could be the last); the defender's moves before the capture
     fills = x + e + s
     own = s if e > 0 or grouped else max(s - 1, 0)
     replies = fills - 1 if attacker_to_move else fills
@@ -179,16 +192,6 @@ def _flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, att
     return end, False
 
 
-@inline_kernel
-def _touches_group(mark, labels, stride, p, stamp):
-    """Whether the point p is beside a stone of the race's group (marked with ``stamp``,
-    labelled _TARGET or _GROUP)."""
-    for q in (p - 1, p + 1, p - stride, p + stride):
-        if mark[q] == stamp and (labels[q] == _TARGET or labels[q] == _GROUP):
-            return True
-    return False
-
-
 @kernel
 def _flood_defender(cells, mark, labels, stack, stride, p, n, stamp, label):
     """The defender's block at p appended to stack[n:], marked and labelled; returns the new end."""
@@ -220,14 +223,15 @@ def race_verdict(context, color, km, depth):
 
 @kernel
 def race_count(context, color, km, depth):
-    """(verdict as :func:`race_verdict` gives it, x, e, s, y, g): the count and its numbers (see
-    the module; ``g`` the defender blocks of the group); the numbers are -1 where the
-    liberties are not of the kinds counted.
+    """(verdict as :func:`race_verdict` gives it, x, e, s, y, g, r): the count and its numbers
+    (see the module; ``g`` the defender blocks of the group, ``r`` the open room behind its
+    outside liberties, counted in x); the numbers are -1 where the liberties are not of the
+    kinds counted.
 
     Scratch: the board's mark and stack, and the static life's labels, region masks and
     vital list (``C_LABELS``: each point's role; ``C_REGION_BORDER``: the opponents each
-    empty point is a liberty of, as bits; ``C_REGION_VITAL``: the group's liberties, then each
-    opponent's stones as a range of the stack).
+    empty point is a liberty of, as bits; ``C_REGION_VITAL``: the group's liberties and its
+    room, then each opponent's stones as a range of the stack).
     """
     cells = context[C_CELLS]
     safe = context[C_SAFE]
@@ -241,7 +245,7 @@ def race_count(context, color, km, depth):
     defender = cells[target]
     attacker = 3 - defender
     stamp = _next_stamp(mark, context[C_META])
-    failed = (NO_CLAIM, -1, -1, -1, -1, -1)
+    failed = (NO_CLAIM, -1, -1, -1, -1, -1, -1)
 
     # The group: T's block, then every defender block beside a liberty of the group, into
     # stack[:n] (T's stones first); the defender joins them by playing there.
@@ -273,11 +277,6 @@ def race_count(context, color, km, depth):
             if c == EMPTY:
                 if libs == limit:
                     return failed
-                # an open point beside q that is no liberty of the group: the group extends
-                # into it (ruled out before any attacker block is flooded: the usual way out)
-                for u in (q - 1, q + 1, q - stride, q + stride):
-                    if cells[u] == EMPTY and not _touches_group(mark, labels, stride, u, stamp):
-                        return failed
                 mark[q] = stamp
                 labels[q] = _LIBERTY
                 beside[q] = _NONE
@@ -304,18 +303,23 @@ def race_count(context, color, km, depth):
     outside_point = -1
     shared_point = -1
     eye_point = -1
+    with_room = False
     for j in range(libs):
         p = np.int64(found[j])
         walled = False
         shared = False
         open_point = False
+        room_beside = False
         of_t = False
         for q in (p - 1, p + 1, p - stride, p + stride):
             c = cells[q]
             if c == BORDER:
                 continue
             if c == EMPTY:
-                open_point = True      # a liberty of the group too (checked as they were found)
+                if mark[q] == stamp and labels[q] == _LIBERTY:
+                    open_point = True      # a liberty of the group too
+                else:
+                    room_beside = True     # open room the group extends into
             elif c == defender:
                 of_t = of_t or labels[q] == _TARGET   # a stone of the group (its closure)
             else:
@@ -334,14 +338,17 @@ def race_count(context, color, km, depth):
         if of_t:
             t_libs += 1
         if shared:
+            if room_beside:
+                return failed   # the defender's stone there would join room to the opponent's liberties
             s += 1
             if of_t:
                 shared_point = p
         elif walled:
             x += 1
+            with_room = with_room or room_beside
             if of_t and outside_point < 0:
                 outside_point = p
-        elif not open_point:
+        elif not open_point and not room_beside:
             e += 1
             if of_t:
                 eye_point = p
@@ -349,6 +356,60 @@ def race_count(context, color, km, depth):
                 return failed   # two eyes may live
         else:
             return failed   # room the attacker cannot fill for good
+    # The room behind the outside liberties, into found[libs:libs + room]: every open point
+    # reached from them through open points, each beside a wall stone and beside no other
+    # stone but the wall's, so that an attacker stone there joins the wall for good and a
+    # defender stone there can only bring the group more of the room.
+    room = 0
+    if with_room:
+        end = libs
+        for j in range(libs):
+            p = np.int64(found[j])
+            for u in (p - 1, p + 1, p - stride, p + stride):
+                if cells[u] == EMPTY and mark[u] != stamp:
+                    if end == limit:
+                        return failed
+                    mark[u] = stamp
+                    labels[u] = _ROOM
+                    beside[u] = _NONE
+                    found[end] = u
+                    end += 1
+        i = libs
+        while i < end:
+            r = np.int64(found[i])
+            i += 1
+            walled = False
+            for q in (r - 1, r + 1, r - stride, r + stride):
+                c = cells[q]
+                if c == BORDER:
+                    continue
+                if c == EMPTY:
+                    if mark[q] != stamp:
+                        if end == limit:
+                            return failed
+                        mark[q] = stamp
+                        labels[q] = _ROOM
+                        beside[q] = _NONE
+                        found[end] = q
+                        end += 1
+                elif c == defender:
+                    return failed   # a block the defender could join through the room
+                else:
+                    if mark[q] != stamp:
+                        start = top
+                        top, far_walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp,
+                                                          attacker)
+                        if not far_walled:
+                            return failed   # a block the defender might capture
+                        for k in range(start, top):
+                            labels[stack[k]] = _WALL
+                    if labels[q] != _WALL:
+                        return failed   # an opponent: the room is no outside liberty
+                    walled = True
+            if not walled:
+                return failed   # an attacker stone there could be captured
+        room = end - libs
+        x += room
     # the fewest liberties of any opponent
     y = NO_OPPONENT
     for b in range(opponents):
@@ -368,25 +429,25 @@ def race_count(context, color, km, depth):
                     count += 1
         y = min(y, count)
     attacker_to_move = color == attacker
-    if not _counts(x, e, s, y, attacker_to_move, blocks > 1):
-        return NO_CLAIM, x, e, s, y, blocks
+    if not _counts(x, e, s, y, attacker_to_move, blocks > 1 or room > 0):
+        return NO_CLAIM, x, e, s, y, blocks, room
     # the conditions under which the line's win holds on every path (see the module)
     if depth + 2 * (x + e + s) + 2 > MAX_DEPTH:
-        return NO_CLAIM, x, e, s, y, blocks
+        return NO_CLAIM, x, e, s, y, blocks, room
     counters = context[C_COUNTERS]
     capture_now = attacker_to_move and t_libs == 1
     if outside_point < 0 and not capture_now and (counters[TAGS] != 0 or km * sign(attacker) <= 0):
-        return NO_CLAIM, x, e, s, y, blocks
+        return NO_CLAIM, x, e, s, y, blocks, room
     if not attacker_to_move and counters[TAGS] != 0:
         path = context[C_PATH]
         position = context[C_HASH][0]
         for j in range(depth):
             if path[j] == position:
-                return NO_CLAIM, x, e, s, y, blocks
+                return NO_CLAIM, x, e, s, y, blocks, room
     if not attacker_to_move:
-        return NO_MOVE, x, e, s, y, blocks
+        return NO_MOVE, x, e, s, y, blocks, room
     if outside_point >= 0:
-        return outside_point, x, e, s, y, blocks
+        return outside_point, x, e, s, y, blocks, room
     if shared_point >= 0:
-        return shared_point, x, e, s, y, blocks
-    return eye_point, x, e, s, y, blocks
+        return shared_point, x, e, s, y, blocks, room
+    return eye_point, x, e, s, y, blocks, room

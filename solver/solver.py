@@ -301,9 +301,9 @@ class Solver:
         depth = len(self.history)
         self.context[11][:depth] = self.history
         self.counters[TAGS] = 0
-        verdict, x, e, s, y, blocks = race_count(self.context, to_play, km, depth)
+        verdict, x, e, s, y, blocks, room = race_count(self.context, to_play, km, depth)
         move = self.board.xy(int(verdict)) if verdict >= 0 else None
-        return RaceCount(verdict != NO_CLAIM, move, int(x), int(e), int(s), int(y), int(blocks))
+        return RaceCount(verdict != NO_CLAIM, move, int(x), int(e), int(s), int(y), int(blocks), int(room))
 
     def principal_variation(self, color: int, ko_master: str = "attacker", max_nodes: int = 0,
                             max_moves: int | None = None) -> PrincipalVariation:

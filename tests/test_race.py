@@ -123,6 +123,18 @@ WRITTEN = [
         "XX@XOOO",
         "OOOOO..",
     ], (0, 1, 2, 3), False, False),
+    ("open room behind an outside liberty, every point of it beside the wall: counted in x", [
+        "X@X.O",
+        "OO..O",
+        "OOOOO",
+    ], (3, 0, 0, NO_OPPONENT), True, True),
+    ("open room reaching points beside no wall stone: no count", [
+        "@.OOOO",
+        ".....O",
+        "O....O",
+        "O....O",
+        "OOOOOO",
+    ], None, False, False),
     ("a liberty beside another defender block: T could connect, no count", [
         "X@X.XO",
         "OOO.XO",
@@ -194,6 +206,51 @@ def _races(rng, count):
         yield stones, (0, 1)
 
 
+def _room_races(rng, count):
+    """A defender block beside an attacker block on the second line of a walled corner strip,
+    with open room under the defender's block (the third and fourth lines, walled off from
+    the attacker block's side by a column of wall stones) and the first line and the lines
+    under the attacker block filled at random."""
+    for _ in range(count):
+        w = int(rng.integers(6, 9))
+        defender = int(rng.choice([BLACK, WHITE]))
+        attacker = 3 - defender
+        stones = np.zeros((SIZE, SIZE), dtype=np.int8)
+        for y in range(6):
+            for x in range(w + 1):
+                if x >= w or y >= 4:
+                    stones[y, x] = attacker
+        k = int(rng.integers(3, w - 1))
+        stones[0, :w] = rng.choice([EMPTY, EMPTY, EMPTY, defender, attacker], size=w)
+        stones[1, :k] = defender
+        stones[1, k:w - 1] = attacker
+        stones[2:4, k - 1] = attacker
+        stones[2, :k - 1] = rng.choice([EMPTY, EMPTY, EMPTY, attacker], size=k - 1)
+        stones[3, :k - 1] = rng.choice([EMPTY, EMPTY, attacker], size=k - 1)
+        stones[2, k:w] = rng.choice([EMPTY, EMPTY, defender], size=w - k)
+        stones[3, k:w] = rng.choice([EMPTY, defender, attacker], size=w - k)
+        yield stones, (0, 1)
+
+
+def _deep_rooms(rng, count):
+    """A defender block on the first line of a walled corner strip, three lines of room under
+    it, mostly open, so that some of the room is beside no wall stone."""
+    for _ in range(count):
+        w = int(rng.integers(4, 8))
+        defender = int(rng.choice([BLACK, WHITE]))
+        attacker = 3 - defender
+        stones = np.zeros((SIZE, SIZE), dtype=np.int8)
+        for y in range(6):
+            for x in range(w + 1):
+                if x >= w or y >= 4:
+                    stones[y, x] = attacker
+        k = int(rng.integers(2, w))
+        stones[0, :k] = defender
+        stones[0, k:w] = rng.choice([EMPTY, attacker], size=w - k)
+        stones[1:4, :w] = rng.choice([EMPTY, EMPTY, attacker], size=(3, w))
+        yield stones, (0, 0)
+
+
 def _positions(rng, stones, target):
     """The position and those after a few random moves inside its search area."""
     try:
@@ -259,33 +316,54 @@ def _reference_count(stones, safe, target, attacker_to_move):
     opponents = {block(q) for r in stones_of for q in neighbours(r)
                  if color(q) == attacker and not is_wall(block(q))}
     opponent_stones = set().union(*opponents) if opponents else set()
-    failed = (False, -1, -1, -1, -1, -1)
+    failed = (False, -1, -1, -1, -1, -1, -1)
     x = e = s = 0
+    room_seeds = []
     for p in libs:
         near = neighbours(p)
-        if any(color(q) == EMPTY and q not in libs for q in near):
-            return failed
+        beyond = [q for q in near if color(q) == EMPTY and q not in libs]
         attackers = [q for q in near if color(q) == attacker]
         if any(q not in opponent_stones and not is_wall(block(q)) for q in attackers):
             return failed
         if any(q in opponent_stones for q in attackers):
+            if beyond:
+                return failed
             s += 1
         elif attackers:
             x += 1
+            room_seeds += beyond
         elif all(color(q) == defender for q in near):
             e += 1
         else:
             return failed
     if e > 1:
         return failed
+    # the room: open points reached from the outside liberties through open points, each
+    # beside a wall stone and beside no stone but the wall's
+    room, todo = set(), room_seeds
+    while todo:
+        u = todo.pop()
+        if u not in room:
+            room.add(u)
+            todo += [q for q in neighbours(u) if color(q) == EMPTY and q not in libs]
+    for u in room:
+        near = neighbours(u)
+        attackers = [q for q in near if color(q) == attacker]
+        if any(color(q) == defender for q in near) or not attackers:
+            return failed
+        if any(not is_wall(block(q)) for q in attackers):
+            return failed
+    x += len(room)
     y = min((len(liberties(b)) for b in opponents), default=NO_OPPONENT)
-    return attacker_wins_race(x, e, s, y, attacker_to_move, len(group) > 1), x, e, s, y, len(group)
+    return (attacker_wins_race(x, e, s, y, attacker_to_move, len(group) > 1 or bool(room)), x, e, s, y,
+            len(group), len(room))
 
 
 def _kind(count) -> str:
     opponents = "no opponent" if count.y == NO_OPPONENT else ("shared" if count.s else "opponent")
     group = ", connected" if count.blocks > 1 else ""
-    return f"{opponents}, {'eye' if count.e else 'no eye'}{group}"
+    room = ", room" if count.room > 0 else ""
+    return f"{opponents}, {'eye' if count.e else 'no eye'}{group}{room}"
 
 
 @functools.lru_cache(maxsize=1)
@@ -295,7 +373,8 @@ def _random_claims():
     one's, positions counted)."""
     rng = np.random.default_rng(2026)
     claims, wrong, unlike, counted = Counter(), [], [], 0
-    sources = itertools.chain(_pockets(rng, 1200), _races(rng, 1200))
+    sources = itertools.chain(_pockets(rng, 1200), _races(rng, 1200), _room_races(rng, 600),
+                              _deep_rooms(rng, 600))
     for stones, target in sources:
         for position in _positions(rng, np.ascontiguousarray(stones), target):
             try:
@@ -307,7 +386,7 @@ def _random_claims():
             for side in (BLACK, WHITE):
                 count = plain.race_count(side)
                 counted += 1
-                numbers = (count.proved, count.x, count.e, count.s, count.y, count.blocks)
+                numbers = (count.proved, count.x, count.e, count.s, count.y, count.blocks, count.room)
                 if numbers != _reference_count(position, safe, target, side == attacker):
                     unlike.append((position.tolist(), target, side, numbers))
                 if not count.proved:
@@ -354,7 +433,7 @@ def test_the_count_is_the_plain_one_in_the_reference_problems_walls(shared_probl
             for side in (BLACK, WHITE):
                 count = solver.race_count(side)
                 expected = _reference_count(position, solver.area.safe, problem.target, side == problem.attacker)
-                numbers = (count.proved, count.x, count.e, count.s, count.y, count.blocks)
+                numbers = (count.proved, count.x, count.e, count.s, count.y, count.blocks, count.room)
                 assert numbers == expected, (problem.source, side)
                 counted += 1
             for _ in range(played):
@@ -374,8 +453,11 @@ def test_random_races_exercise_every_rule():
     for (kind, side), n in claims.items():
         by_kind[kind] += n
         by_kind[side] += n
+    for kind in list(by_kind):
+        if kind.endswith(", room"):
+            by_kind["room"] += by_kind[kind]
     for kind in ("no opponent, no eye", "no opponent, eye", "opponent, no eye", "opponent, eye",
-                 "shared, no eye", "attacker", "defender"):
+                 "shared, no eye", "attacker", "defender", "room"):
         assert by_kind[kind] >= 20, (kind, dict(claims))
 
 
