@@ -238,9 +238,10 @@ def dead_safe_head_guard(validation):
     A ReLU that is negative on every input gets no gradient, so a safe head
     whose units have all gone dark answers the same for every position from
     then on, and every epoch left (and any run resumed from these weights)
-    is spent for nothing.  Exactly one value over a batch of distinct
-    positions happens only so: a living head's answers differ by at least
-    float rounding.
+    is spent for nothing.  Such a head answers the sigmoid of its last bias,
+    strictly between 0 and 1, for every position; a living head's answers
+    over a batch of distinct positions differ at least by float rounding
+    (a head saturated at exactly 0 or 1 everywhere is left alone).
     """
     import keras
     import numpy as np
@@ -253,7 +254,7 @@ def dead_safe_head_guard(validation):
             if len(planes) < 2 or len(np.unique(np.asarray(planes).reshape(len(planes), -1), axis=0)) < 2:
                 return
             safe = np.asarray(self.model(planes, training=False)["safe"]).ravel()
-            if np.ptp(safe) == 0:
+            if np.ptp(safe) == 0 and 0 < safe[0] < 1:
                 raise DeadSafeHead(
                     f"after epoch {epoch + 1} the safe head answers P(safe) = {safe[0]:.4f} for every "
                     f"one of {len(safe)} watched positions: its units are dead and cannot learn "

@@ -192,6 +192,16 @@ def _flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, att
     return end, False
 
 
+@inline_kernel
+def _note_point(mark, labels, beside, found, q, at, stamp, label):
+    """The empty point q visited by this count (``stamp``) in the role ``label``, with no
+    opponent beside it yet, kept at found[at]."""
+    mark[q] = stamp
+    labels[q] = label
+    beside[q] = _NONE
+    found[at] = q
+
+
 @kernel
 def _flood_defender(cells, mark, labels, stack, stride, p, n, stamp, label):
     """The defender's block at p appended to stack[n:], marked and labelled; returns the new end."""
@@ -277,10 +287,7 @@ def race_count(context, color, km, depth):
             if c == EMPTY:
                 if libs == limit:
                     return failed
-                mark[q] = stamp
-                labels[q] = _LIBERTY
-                beside[q] = _NONE
-                found[libs] = q
+                _note_point(mark, labels, beside, found, q, libs, stamp, _LIBERTY)
                 libs += 1
             elif c == attacker:
                 start = top
@@ -339,7 +346,9 @@ def race_count(context, color, km, depth):
             t_libs += 1
         if shared:
             if room_beside:
-                return failed   # the defender's stone there would join room to the opponent's liberties
+                # room behind a shared liberty is not counted: measured, it settled nothing
+                # more (RESULTS.md, "The race count's room")
+                return failed
             s += 1
             if of_t:
                 shared_point = p
@@ -362,36 +371,24 @@ def race_count(context, color, km, depth):
     # defender stone there can only bring the group more of the room.
     room = 0
     if with_room:
+        # the liberties (found[:libs]) only seed the room; its points are checked as met
         end = libs
-        for j in range(libs):
-            p = np.int64(found[j])
-            for u in (p - 1, p + 1, p - stride, p + stride):
-                if cells[u] == EMPTY and mark[u] != stamp:
-                    if end == limit:
-                        return failed
-                    mark[u] = stamp
-                    labels[u] = _ROOM
-                    beside[u] = _NONE
-                    found[end] = u
-                    end += 1
-        i = libs
+        i = 0
         while i < end:
             r = np.int64(found[i])
+            in_room = i >= libs
             i += 1
             walled = False
             for q in (r - 1, r + 1, r - stride, r + stride):
                 c = cells[q]
-                if c == BORDER:
-                    continue
                 if c == EMPTY:
                     if mark[q] != stamp:
                         if end == limit:
                             return failed
-                        mark[q] = stamp
-                        labels[q] = _ROOM
-                        beside[q] = _NONE
-                        found[end] = q
+                        _note_point(mark, labels, beside, found, q, end, stamp, _ROOM)
                         end += 1
+                elif c == BORDER or not in_room:
+                    continue
                 elif c == defender:
                     return failed   # a block the defender could join through the room
                 else:
@@ -406,7 +403,7 @@ def race_count(context, color, km, depth):
                     if labels[q] != _WALL:
                         return failed   # an opponent: the room is no outside liberty
                     walled = True
-            if not walled:
+            if in_room and not walled:
                 return failed   # an attacker stone there could be captured
         room = end - libs
         x += room

@@ -187,6 +187,15 @@ def _pockets(rng, count):
     return random_pockets(rng, count, heights=(2, 5), fill="..XXOO")
 
 
+def _walled_corner(attacker, width, height, right, below):
+    """A board whose open top-left corner of ``width`` × ``height`` points is walled by
+    ``right`` columns of attacker stones beside it and ``below`` rows under it."""
+    stones = np.zeros((SIZE, SIZE), dtype=np.int8)
+    stones[:height + below, :width + right] = attacker
+    stones[:height, :width] = EMPTY
+    return stones
+
+
 def _races(rng, count):
     """A defender block and an attacker block side by side on the second line of a walled
     corner strip, the first and third lines filled at random."""
@@ -194,11 +203,7 @@ def _races(rng, count):
         w = int(rng.integers(4, 8))
         defender = int(rng.choice([BLACK, WHITE]))
         attacker = 3 - defender
-        stones = np.zeros((SIZE, SIZE), dtype=np.int8)
-        for y in range(5):
-            for x in range(w + 2):
-                if x >= w or y >= 3:
-                    stones[y, x] = attacker
+        stones = _walled_corner(attacker, w, 3, right=2, below=2)
         k = int(rng.integers(1, w))
         stones[1, :w] = [defender if x < k else attacker for x in range(w)]
         for y in (0, 2):
@@ -215,11 +220,7 @@ def _room_races(rng, count):
         w = int(rng.integers(6, 9))
         defender = int(rng.choice([BLACK, WHITE]))
         attacker = 3 - defender
-        stones = np.zeros((SIZE, SIZE), dtype=np.int8)
-        for y in range(6):
-            for x in range(w + 1):
-                if x >= w or y >= 4:
-                    stones[y, x] = attacker
+        stones = _walled_corner(attacker, w, 4, right=1, below=2)
         k = int(rng.integers(3, w - 1))
         stones[0, :w] = rng.choice([EMPTY, EMPTY, EMPTY, defender, attacker], size=w)
         stones[1, :k] = defender
@@ -239,11 +240,7 @@ def _deep_rooms(rng, count):
         w = int(rng.integers(4, 8))
         defender = int(rng.choice([BLACK, WHITE]))
         attacker = 3 - defender
-        stones = np.zeros((SIZE, SIZE), dtype=np.int8)
-        for y in range(6):
-            for x in range(w + 1):
-                if x >= w or y >= 4:
-                    stones[y, x] = attacker
+        stones = _walled_corner(attacker, w, 4, right=1, below=2)
         k = int(rng.integers(2, w))
         stones[0, :k] = defender
         stones[0, k:w] = rng.choice([EMPTY, attacker], size=w - k)
