@@ -192,6 +192,19 @@ def _flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, att
     return end, False
 
 
+@kernel
+def _flood_far_block(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker):
+    """The attacker's block at q, met beyond the group's own neighbours, into stack[top:] and,
+    when it holds a wall stone, labelled _WALL; returns (end, walled).  (Any other such block
+    the defender might capture: the caller claims nothing.)"""
+    start = top
+    end, walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
+    if walled:
+        for k in range(start, end):
+            labels[stack[k]] = _WALL
+    return end, walled
+
+
 @inline_kernel
 def _note_point(mark, labels, beside, found, q, at, stamp, label):
     """The empty point q visited by this count (``stamp``) in the role ``label``, with no
@@ -331,13 +344,10 @@ def race_count(context, color, km, depth):
                 of_t = of_t or labels[q] == _TARGET   # a stone of the group (its closure)
             else:
                 if mark[q] != stamp:
-                    start = top
-                    top, far_walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp,
-                                                      attacker)
+                    top, far_walled = _flood_far_block(cells, safe, mark, labels, stack, stride, q, top, stamp,
+                                                       attacker)
                     if not far_walled:
                         return failed   # a block the defender's move at p might capture
-                    for k in range(start, top):
-                        labels[stack[k]] = _WALL
                 if labels[q] == _WALL:
                     walled = True
                 else:
@@ -393,13 +403,10 @@ def race_count(context, color, km, depth):
                     return failed   # a block the defender could join through the room
                 else:
                     if mark[q] != stamp:
-                        start = top
-                        top, far_walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp,
-                                                          attacker)
+                        top, far_walled = _flood_far_block(cells, safe, mark, labels, stack, stride, q, top, stamp,
+                                                           attacker)
                         if not far_walled:
                             return failed   # a block the defender might capture
-                        for k in range(start, top):
-                            labels[stack[k]] = _WALL
                     if labels[q] != _WALL:
                         return failed   # an opponent: the room is no outside liberty
                     walled = True
