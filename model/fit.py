@@ -247,13 +247,19 @@ def dead_safe_head_guard(validation):
     import numpy as np
 
     class Guard(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            # the watched batch, read once for the whole run; none with fewer than two
+            # distinct positions (their answers could not differ)
+            self.planes = None
+            if validation is not None:
+                planes = next(iter(validation))[0]
+                if len(np.unique(np.asarray(planes).reshape(len(planes), -1), axis=0)) >= 2:
+                    self.planes = planes
+
         def on_epoch_end(self, epoch, logs=None):
-            if validation is None:
+            if self.planes is None:
                 return
-            planes = next(iter(validation))[0]
-            if len(planes) < 2 or len(np.unique(np.asarray(planes).reshape(len(planes), -1), axis=0)) < 2:
-                return
-            safe = np.asarray(self.model(planes, training=False)["safe"]).ravel()
+            safe = np.asarray(self.model(self.planes, training=False)["safe"]).ravel()
             if np.ptp(safe) == 0 and 0 < safe[0] < 1:
                 raise DeadSafeHead(
                     f"after epoch {epoch + 1} the safe head answers P(safe) = {safe[0]:.4f} for every "
