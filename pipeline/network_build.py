@@ -132,7 +132,9 @@ def training_progress(folder: Path) -> str:
     if not progress.exists():
         return "not started"
     state = json.loads(progress.read_text())
-    return f"{state.get('epochs_done', 0)} of {state.get('epochs', '?')} epochs"
+    # the run's epochs stand in its limits (model.train writes progress.json so)
+    epochs = (state.get("limits") or {}).get("epochs", "?")
+    return f"{state.get('epochs_done', 0)} of {epochs} epochs"
 
 
 def _reference_commands(s: Settings):

@@ -113,7 +113,9 @@ def test_a_stopped_build_goes_on_where_it_stopped(build, capsys):
         run()
     assert "train failed (exit code 130)" in str(stop.value)
     (cache / "model/checkpoints").mkdir(parents=True)
-    (cache / "model/checkpoints/progress.json").write_text(json.dumps({"epochs_done": 4, "epochs": 11}))
+    # as model.train writes it: the epochs asked for stand in the run's limits
+    (cache / "model/checkpoints/progress.json").write_text(json.dumps(
+        {"run": "a", "epochs_done": 4, "limits": {"epochs": 11, "patience": 11, "schedule": "cosine"}}))
     rows = status(cache, shared, capsys)
     assert rows["enclose"][0] == "done" and rows["train"][:2] == ["partial", "4 of 11 epochs"]
     assert rows["quantize"][0] == "to do" and "about" in rows["quantize"][2]

@@ -17,6 +17,7 @@ import pytest
 from model import checkpoints, fit
 from model.fit_interrupts import interrupts_between_batches
 from pipeline.cli import main
+from pipeline.network_build import training_progress
 from tests.toy_network import PLANES, TOY_OPTIONS, write_toy_records
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -70,6 +71,8 @@ def test_a_run_interrupted_after_an_epoch_goes_on_in_place_to_the_end(data, tmp_
     assert progress["options"]["width"] == 48 and progress["data"] == str(data)
     assert progress["limits"] == {"epochs": 5, "patience": 9, "schedule": "cosine", "keep": "best", "warm_up": 0}
     assert [sitting["epochs"] for sitting in progress["sittings"]] == [2]
+    # make network-status reads this run as it stands
+    assert training_progress(out) == "2 of 5 epochs"
 
     # Started afresh over it, a run would overwrite its checkpoints: refused.
     assert main([*command, "--epochs", "1", *TOY_OPTIONS]) == 2
