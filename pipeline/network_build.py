@@ -50,6 +50,7 @@ import sys
 import time
 from pathlib import Path
 
+from model.checkpoints import unfinished_run
 from pipeline.batch import REJECTED
 
 REPOSITORY = Path(__file__).resolve().parents[1]
@@ -126,15 +127,17 @@ def enclose_progress(out: Path, settings: Settings) -> str:
 
 
 def training_progress(folder: Path) -> str:
-    progress = folder / "checkpoints" / "progress.json"
     if (folder / "model.keras").exists():
         return "trained"
-    if not progress.exists():
+    try:
+        progress = unfinished_run(str(folder))
+    except (OSError, ValueError) as error:
+        return f"progress unreadable: {error}"
+    if progress is None:
         return "not started"
-    state = json.loads(progress.read_text())
-    # the run's epochs stand in its limits (model.train writes progress.json so)
-    epochs = (state.get("limits") or {}).get("epochs", "?")
-    return f"{state.get('epochs_done', 0)} of {epochs} epochs"
+    # the epochs asked for stand in the run's limits, as tsumego train writes them
+    epochs = (progress.get("limits") or {}).get("epochs", "?")
+    return f"{progress['epochs_done']} of {epochs} epochs"
 
 
 def _reference_commands(s: Settings):

@@ -187,23 +187,24 @@ def _pockets(rng, count):
     return random_pockets(rng, count, heights=(2, 5), fill="..XXOO")
 
 
-def _walled_corner(attacker, width, height, right, below):
-    """A board whose open top-left corner of ``width`` × ``height`` points is walled by
-    ``right`` columns of attacker stones beside it and ``below`` rows under it."""
+def _walled_corner(rng, widths, height, right, below):
+    """A width drawn from ``widths`` (low, high), a defender colour drawn, and a board whose
+    open top-left corner of width × ``height`` points is walled by ``right`` columns of
+    attacker stones beside it and ``below`` rows under it: (width, defender, attacker, stones)."""
+    w = int(rng.integers(*widths))
+    defender = int(rng.choice([BLACK, WHITE]))
+    attacker = 3 - defender
     stones = np.zeros((SIZE, SIZE), dtype=np.int8)
-    stones[:height + below, :width + right] = attacker
-    stones[:height, :width] = EMPTY
-    return stones
+    stones[:height + below, :w + right] = attacker
+    stones[:height, :w] = EMPTY
+    return w, defender, attacker, stones
 
 
 def _races(rng, count):
     """A defender block and an attacker block side by side on the second line of a walled
     corner strip, the first and third lines filled at random."""
     for _ in range(count):
-        w = int(rng.integers(4, 8))
-        defender = int(rng.choice([BLACK, WHITE]))
-        attacker = 3 - defender
-        stones = _walled_corner(attacker, w, 3, right=2, below=2)
+        w, defender, attacker, stones = _walled_corner(rng, (4, 8), 3, right=2, below=2)
         k = int(rng.integers(1, w))
         stones[1, :w] = [defender if x < k else attacker for x in range(w)]
         for y in (0, 2):
@@ -217,10 +218,7 @@ def _room_races(rng, count):
     the attacker block's side by a column of wall stones) and the first line and the lines
     under the attacker block filled at random."""
     for _ in range(count):
-        w = int(rng.integers(6, 9))
-        defender = int(rng.choice([BLACK, WHITE]))
-        attacker = 3 - defender
-        stones = _walled_corner(attacker, w, 4, right=1, below=2)
+        w, defender, attacker, stones = _walled_corner(rng, (6, 9), 4, right=1, below=2)
         k = int(rng.integers(3, w - 1))
         stones[0, :w] = rng.choice([EMPTY, EMPTY, EMPTY, defender, attacker], size=w)
         stones[1, :k] = defender
@@ -237,10 +235,7 @@ def _deep_rooms(rng, count):
     """A defender block on the first line of a walled corner strip, three lines of room under
     it, mostly open, so that some of the room is beside no wall stone."""
     for _ in range(count):
-        w = int(rng.integers(4, 8))
-        defender = int(rng.choice([BLACK, WHITE]))
-        attacker = 3 - defender
-        stones = _walled_corner(attacker, w, 4, right=1, below=2)
+        w, defender, attacker, stones = _walled_corner(rng, (4, 8), 4, right=1, below=2)
         k = int(rng.integers(2, w))
         stones[0, :k] = defender
         stones[0, k:w] = rng.choice([EMPTY, attacker], size=w - k)
