@@ -57,29 +57,36 @@ def _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, enough):
     """Regions beside the target block that are enclosed and whose empty points all touch it.
 
     Counting stops at ``enough``.  Those are the only regions that can be
-    vital to the target, so fewer than two rule out its life.
+    vital to the target, so fewer than two rule out its life.  A region's flood
+    stops at its first point that rules it out (in a fight, the open area around
+    the target does at once); a later flood that meets a point of a stopped one is
+    in the same region and stops too.
     """
     defender = cells[target]
-    # the target block's stones go first in the queue, marked with the stamp the regions share
+    # the target block's stones go first in the queue, marked with the block's stamp;
+    # each region's flood takes a later stamp of its own
     stones = collect_block(cells, mark, queue, meta, stride, target)
-    stamp = meta[META_STAMP]
+    block_stamp = meta[META_STAMP]
     found = 0
-    top = stones
     for k in range(stones):
         s = queue[k]
         for start in (s - 1, s + 1, s - stride, s + stride):
             c = cells[start]
-            if c == BORDER or c == defender or mark[start] == stamp or in_area[start] == 0:
+            if c == BORDER or c == defender or mark[start] >= block_stamp or in_area[start] == 0:
                 continue
+            region = _next_stamp(mark, meta)
+            if region < block_stamp:
+                # the stamps wrapped round and the marks were cleared: rule nothing out
+                # (Benson's algorithm, run next, decides)
+                return enough
             # flood the region from ``start`` (its points go after the block's stones)
-            mark[start] = stamp
-            first = top
+            mark[start] = region
+            top = stones
             queue[top] = start
             top += 1
-            enclosed = True
-            touches_target = True
-            j = first
-            while j < top:
+            candidate = True
+            j = stones
+            while j < top and candidate:
                 r = queue[j]
                 j += 1
                 near_target = False
@@ -88,19 +95,20 @@ def _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, enough):
                     if cq == BORDER:
                         continue
                     if in_area[q] == 0:
-                        enclosed = False
+                        candidate = False       # not enclosed
                     elif cq == defender:
-                        # the block's stones and the region's points share the stamp;
-                        # only the target block's stones are defender stones among them
-                        if mark[q] == stamp:
+                        if mark[q] == block_stamp:
                             near_target = True
-                    elif mark[q] != stamp:
-                        mark[q] = stamp
-                        queue[top] = q
-                        top += 1
+                    elif mark[q] != region:
+                        if mark[q] >= block_stamp:
+                            candidate = False   # a point of a region already ruled out
+                        else:
+                            mark[q] = region
+                            queue[top] = q
+                            top += 1
                 if cells[r] == EMPTY and not near_target:
-                    touches_target = False
-            if enclosed and touches_target:
+                    candidate = False           # an empty point the target does not touch
+            if candidate:
                 found += 1
                 if found >= enough:
                     return found

@@ -13,7 +13,9 @@ import pytest
 from pipeline.symmetries import transform, transform_point
 from solver import BLACK, WHITE, ProblemError, Solver
 from solver.board import EMPTY
-from solver.movegen import C_MOVES, generate_moves, target_lives
+from solver.life import _candidate_eyes
+from solver.movegen import (C_CELLS, C_IN_AREA, C_MARK, C_META, C_MOVES, C_STACK, C_STRIDE, C_TARGET,
+                            generate_moves, target_lives)
 from solver.problem import Problem, _check_legal
 from solver.rules import NO_MOVE
 
@@ -258,3 +260,67 @@ def test_kernel_agrees_with_the_plain_benson_on_random_positions():
                 break
     assert checked > 2000
     assert alive > 100
+
+
+def reference_candidate_eyes(stones: np.ndarray, target, area: set) -> int:
+    """The regions beside the target block, within ``area``, that are enclosed and whose
+    empty points all touch the block, counted plainly (life._candidate_eyes's filter)."""
+    size = stones.shape[0]
+    defender = int(stones[target[1], target[0]])
+
+    def neighbours(x, y):
+        return [(u, v) for u, v in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)) if 0 <= u < size and 0 <= v < size]
+
+    def color(p):
+        return int(stones[p[1], p[0]])
+
+    block, todo = {tuple(target)}, [tuple(target)]
+    while todo:
+        for q in neighbours(*todo.pop()):
+            if q not in block and color(q) == defender:
+                block.add(q)
+                todo.append(q)
+    starts = {q for p in block for q in neighbours(*p) if color(q) != defender and q in area}
+    seen, found = set(), 0
+    for start in starts:
+        if start in seen:
+            continue
+        region, todo = {start}, [start]
+        while todo:
+            for q in neighbours(*todo.pop()):
+                if q in area and color(q) != defender and q not in region:
+                    region.add(q)
+                    todo.append(q)
+        seen |= region
+        enclosed = all(q in area for p in region for q in neighbours(*p))
+        touching = all(any(q in block for q in neighbours(*p)) for p in region if color(p) == EMPTY)
+        found += enclosed and touching
+    return found
+
+
+def test_the_candidate_eyes_filter_counts_as_a_plain_flood_does():
+    # the filter stops a region's flood at its first point that rules it out, and a later
+    # flood meeting such a region's points stops too: the count must not change
+    rng = np.random.default_rng(11)
+    checked, with_candidates = 0, 0
+    for stones, target in random_pockets(rng, 400):
+        try:
+            solver = solver_for(stones, target)
+        except ProblemError:
+            continue
+        area = in_area_points(solver)
+        context = solver.context
+        for _ in range(12):
+            expected = reference_candidate_eyes(solver.board.to_array(), target, area)
+            got = _candidate_eyes(context[C_CELLS], context[C_STRIDE], context[C_IN_AREA], context[C_MARK],
+                                  context[C_META], context[C_STACK], context[C_TARGET], 64)
+            assert got == expected, (solver.board.to_array().tolist(), target)
+            checked += 1
+            with_candidates += got >= 2
+            moves = solver.moves()
+            order = rng.permutation(len(moves))
+            color = int(rng.choice([BLACK, WHITE]))
+            if not any(solver.play(*moves[i], color) for i in order) or solver.target_captured():
+                break
+    assert checked > 1500
+    assert with_candidates > 100
