@@ -237,27 +237,32 @@ def random_pockets(rng, count, heights=(2, 6), fill="..XXXO"):
         yield stones, (tx, ty)
 
 
-def test_kernel_agrees_with_the_plain_benson_on_random_positions():
-    rng = np.random.default_rng(7)
-    checked = alive = 0
-    for stones, target in random_pockets(rng, 600):
+def random_walks(rng, count, steps=12):
+    """Random pockets and a random walk of legal moves in each one's search area (captures
+    included): (solver, target, area) at every step, read before the walk goes on."""
+    for stones, target in random_pockets(rng, count):
         try:
             solver = solver_for(stones, target)
         except ProblemError:
             continue
         area = in_area_points(solver)
-        # a random walk of legal moves in the area (captures included), read at every step
-        for _ in range(12):
-            position = solver.board.to_array()
-            got = target_lives(solver.context)
-            assert got == reference_pass_alive(position, target, area), (position, target)
-            checked += 1
-            alive += got
+        for _ in range(steps):
+            yield solver, target, area
             moves = solver.moves()
             order = rng.permutation(len(moves))
             color = int(rng.choice([BLACK, WHITE]))
             if not any(solver.play(*moves[i], color) for i in order) or solver.target_captured():
                 break
+
+
+def test_kernel_agrees_with_the_plain_benson_on_random_positions():
+    checked = alive = 0
+    for solver, target, area in random_walks(np.random.default_rng(7), 600):
+        position = solver.board.to_array()
+        got = target_lives(solver.context)
+        assert got == reference_pass_alive(position, target, area), (position, target)
+        checked += 1
+        alive += got
     assert checked > 2000
     assert alive > 100
 
@@ -301,26 +306,14 @@ def reference_candidate_eyes(stones: np.ndarray, target, area: set) -> int:
 def test_the_candidate_eyes_filter_counts_as_a_plain_flood_does():
     # the filter stops a region's flood at its first point that rules it out, and a later
     # flood meeting such a region's points stops too: the count must not change
-    rng = np.random.default_rng(11)
-    checked, with_candidates = 0, 0
-    for stones, target in random_pockets(rng, 400):
-        try:
-            solver = solver_for(stones, target)
-        except ProblemError:
-            continue
-        area = in_area_points(solver)
+    checked = with_candidates = 0
+    for solver, target, area in random_walks(np.random.default_rng(11), 400):
         context = solver.context
-        for _ in range(12):
-            expected = reference_candidate_eyes(solver.board.to_array(), target, area)
-            got = _candidate_eyes(context[C_CELLS], context[C_STRIDE], context[C_IN_AREA], context[C_MARK],
-                                  context[C_META], context[C_STACK], context[C_TARGET], 64)
-            assert got == expected, (solver.board.to_array().tolist(), target)
-            checked += 1
-            with_candidates += got >= 2
-            moves = solver.moves()
-            order = rng.permutation(len(moves))
-            color = int(rng.choice([BLACK, WHITE]))
-            if not any(solver.play(*moves[i], color) for i in order) or solver.target_captured():
-                break
+        expected = reference_candidate_eyes(solver.board.to_array(), target, area)
+        got = _candidate_eyes(context[C_CELLS], context[C_STRIDE], context[C_IN_AREA], context[C_MARK],
+                              context[C_META], context[C_STACK], context[C_TARGET], 64)
+        assert got == expected, (solver.board.to_array().tolist(), target)
+        checked += 1
+        with_candidates += got >= 2
     assert checked > 1500
     assert with_candidates > 100
