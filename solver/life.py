@@ -35,10 +35,10 @@ stored as such.
 could be vital to it, and answers False at once when there are fewer than
 two, the usual case in a fight, which costs a flood of the target block and
 of the regions beside it, each only until a point rules it out.  Only a
-target with two candidate eyes pays for
-the whole algorithm.  A position with more than ``MAX_BLOCKS`` defender
-blocks in the area answers False (the block sets are 64-bit masks); False
-only ever means "not proved here", so the search goes on as without the check.
+target with two candidate eyes pays for the whole algorithm.  A position
+with more than ``MAX_BLOCKS`` defender blocks in the area answers False (the
+block sets are 64-bit masks); False only ever means "not proved here", so the
+search goes on as without the check.
 """
 from __future__ import annotations
 
