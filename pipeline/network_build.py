@@ -280,6 +280,10 @@ def status_rows(settings: Settings) -> list[list[str]]:
         stamp = read_stamp(settings.cache, stage.name) or {}
         if state == "done":
             how_far, took = "", minutes(stamp.get("seconds", 0.0))
+            # a sitting stopped before it could write its stamp left no time behind (stamps
+            # written before "went_on" was: a training that resumed its own unfinished run)
+            if stamp.get("went_on") or resumed_own_run(stamp.get("command", []), settings.cache / stage.output):
+                took += " (its last sitting)"
         else:
             how_far = stage.progress(settings.cache, settings) if state == "partial" else ""
             if state == "partial" and stamp and stamp.get("key") != keys[stage.name]:
@@ -302,15 +306,19 @@ def run_stage(stage: Stage, settings: Settings, key: str, tsumego: str) -> None:
         # its inputs or settings changed: start it again from nothing
         shutil.rmtree(output) if output.is_dir() else output.unlink()
     command = stage.command(settings)
+    # a sitting that goes on with what an earlier one left: its stamp times this sitting only
+    went_on = output.exists() and stage.in_place
     if (output / "checkpoints" / "progress.json").exists():
         command = resumed(command, output)
+        went_on = True
     print(f"network: {stage.name}: {shlex.join(['tsumego', *command])}", flush=True)
     started = time.monotonic()
     code = subprocess.call([tsumego, *command])
     if code != 0 and not (code == REJECTED and stage.rejections_allowed):
         raise SystemExit(f"network: {stage.name} failed (exit code {code}); `make network` goes on from here")
     write_stamp(cache, stage.name, {"key": key, "seconds": round(time.monotonic() - started, 1),
-                                    "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "command": command})
+                                    "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "command": command,
+                                    "went_on": went_on})
 
 
 def resumed(command: list[str], unfinished: Path) -> list[str]:
@@ -320,6 +328,11 @@ def resumed(command: list[str], unfinished: Path) -> list[str]:
         at = command.index("--resume")
         return [*command[:at], "--resume", str(unfinished), *command[at + 2:]]
     return [*command, "--resume", str(unfinished)]
+
+
+def resumed_own_run(command: list[str], output: Path) -> bool:
+    """Whether ``command`` went on with the unfinished run the stage left in ``output``."""
+    return "--resume" in command and command[command.index("--resume") + 1] == str(output)
 
 
 def inside(path: Path, cache: Path) -> bool:

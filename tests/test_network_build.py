@@ -124,6 +124,23 @@ def test_a_stopped_build_goes_on_where_it_stopped(build, capsys):
     assert stages_of(resumed) == ["train", "train", "quantize"]
     assert resumed[0][-2:] == ["--resume", str(cache / "model")]            # the unfinished run
     assert resumed[1][resumed[1].index("--resume") + 1] == str(cache / "model")   # from the first run
+    # the time of the sitting stopped by Ctrl-C was never written: the row says whose time it shows
+    rows = status(cache, shared, capsys)
+    assert rows["train"][0] == "done" and rows["train"][2].endswith("(its last sitting)")
+    assert rows["train-longer"][0] == "done" and "sitting" not in rows["train-longer"][2]
+
+
+def test_a_stage_gone_on_with_gives_the_time_of_its_last_sitting(build, capsys):
+    run, cache, shared = build
+    run.codes["enclose"] = 130   # stopped: what it wrote stays, its time is never written
+    with pytest.raises(SystemExit):
+        run()
+    (cache / "enclosed/records").mkdir(parents=True)
+    run.codes.clear()
+    run()
+    rows = status(cache, shared, capsys)
+    assert rows["enclose"][0] == "done" and rows["enclose"][2].endswith("(its last sitting)")
+    assert rows["solve-all"][0] == "done" and "sitting" not in rows["solve-all"][2]
 
 
 def test_rejected_inputs_go_on_only_where_the_shared_data_is_read(build):
