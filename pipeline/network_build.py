@@ -279,11 +279,13 @@ def status_rows(settings: Settings) -> list[list[str]]:
         state = state_of(stage, settings.cache, keys[stage.name])
         stamp = read_stamp(settings.cache, stage.name) or {}
         if state == "done":
-            how_far, took = "", minutes(stamp.get("seconds", 0.0))
-            # a sitting stopped before it could write its stamp left no time behind (stamps
-            # written before "went_on" was: a training that resumed its own unfinished run)
-            if stamp.get("went_on") or resumed_own_run(stamp.get("command", []), settings.cache / stage.output):
-                took += " (its last sitting)"
+            how_far = ""
+            took = training_time(settings.cache / stage.output)
+            if took is None:
+                took = minutes(stamp.get("seconds", 0.0))
+                if stamp.get("went_on"):
+                    # a sitting stopped before it could write its stamp left no time behind
+                    took += " (its last sitting)"
         else:
             how_far = stage.progress(settings.cache, settings) if state == "partial" else ""
             if state == "partial" and stamp and stamp.get("key") != keys[stage.name]:
@@ -330,9 +332,17 @@ def resumed(command: list[str], unfinished: Path) -> list[str]:
     return [*command, "--resume", str(unfinished)]
 
 
-def resumed_own_run(command: list[str], output: Path) -> bool:
-    """Whether ``command`` went on with the unfinished run the stage left in ``output``."""
-    return "--resume" in command and command[command.index("--resume") + 1] == str(output)
+def training_time(folder: Path) -> str | None:
+    """A finished training's time over its sittings, from the ``model.json`` model.train
+    writes (``seconds`` counts every sitting), where it took more than one; else None."""
+    try:
+        record = json.loads((folder / "model.json").read_text())
+    except (OSError, ValueError):
+        return None
+    sittings = (record.get("sittings") or []) if isinstance(record, dict) else []
+    if len(sittings) < 2:
+        return None
+    return f"{minutes(record.get('seconds', 0.0))} of training in {len(sittings)} sittings"
 
 
 def inside(path: Path, cache: Path) -> bool:

@@ -128,6 +128,11 @@ def test_a_stopped_build_goes_on_where_it_stopped(build, capsys):
     rows = status(cache, shared, capsys)
     assert rows["train"][0] == "done" and rows["train"][2].endswith("(its last sitting)")
     assert rows["train-longer"][0] == "done" and "sitting" not in rows["train-longer"][2]
+    # a training's own record counts every sitting (as model.train writes model.json)
+    (cache / "model/model.json").write_text(json.dumps({"seconds": 7882.9, "sittings": [
+        {"epochs": 7, "first_epoch": 1, "seconds": 5790.9, "stopped_by": "interrupted"},
+        {"epochs": 4, "first_epoch": 8, "seconds": 2092.0, "stopped_by": "epochs"}]}))
+    assert status(cache, shared, capsys)["train"][2] == "131 min of training in 2 sittings"
 
 
 def test_a_stage_gone_on_with_gives_the_time_of_its_last_sitting(build, capsys):
