@@ -536,3 +536,45 @@ def test_enclose_by_dfpn_gives_the_same_answers(monkeypatch):
         assert (record["outcome"], record.get("target"), record.get("goal")) == (outcome, target, goal), name
         assert tuple(record.get("winning", ())) == winning, name
     assert searches == {"dfpn"}
+
+
+class CountingGuide:
+    """A guide with nothing to say (the solve stays unguided) that counts its calls."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def fill(self, solver, prior):
+        self.calls += 1
+        prior[:] = 0.0
+
+
+# one of the project's problems, settled by DFS in a few hundred nodes
+ORDERED = Path(__file__).resolve().parents[1] / "sgf-problems" / "approach" / "block-the-first-line-live.sgf"
+
+
+@pytest.mark.parametrize("settles_first", [True, False])
+def test_a_guided_solve_calls_the_guide_only_where_its_first_nodes_leave_it_unsettled(monkeypatch,
+                                                                                      settles_first):
+    problem = load_problem(ORDERED)
+    plain = Solver(problem).solve(problem.to_play)
+    assert plain.nodes > 30
+    monkeypatch.setattr(question, "GUIDE_AFTER", plain.nodes + 1 if settles_first else plain.nodes // 3)
+    guide = CountingGuide()
+    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", MAX_NODES, guide)
+    assert verdict.winner == plain.winner
+    if settles_first:
+        assert guide.calls == 0 and verdict.nodes == plain.nodes
+    else:
+        assert guide.calls == 1 and verdict.nodes > question.GUIDE_AFTER
+
+
+def test_a_guided_solve_keeps_to_its_budget_across_both_parts(monkeypatch):
+    problem = load_problem(ORDERED)
+    budget = Solver(problem).solve(problem.to_play).nodes // 2
+    monkeypatch.setattr(question, "GUIDE_AFTER", 10)
+    guide = CountingGuide()
+    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", budget, guide)
+    unguided = Solver(problem).solve(problem.to_play, max_nodes=budget)
+    assert verdict.winner is None and unguided.winner is None and guide.calls == 1
+    assert verdict.nodes == unguided.nodes   # both stop one node past the budget

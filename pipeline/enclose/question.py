@@ -20,7 +20,7 @@ import numpy as np
 
 from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks, enclose
 from pipeline.enclose.living_wall import THICKNESSES, is_strong, living_frame
-from solver import Problem, ProblemError, Solver
+from solver import Problem, ProblemError, Solver, Verdict
 from solver.area import SearchArea, search_area
 
 # What a reading found, from the side to play's point of view.
@@ -95,7 +95,7 @@ RANK = (FITS, KO, BOOK_FAILS, UNSETTLED, SETTLED, OUT_OF_AREA, TOO_LARGE, NO_WAL
 RETRY = (SETTLED, KO, BOOK_FAILS)
 # Raised with every change that can change a reading's verdict, so that a rerun over an
 # earlier run's folder redoes its records (part of enclose's settings).
-READING_VERSION = 11  # 11: when nothing fits, the defender's strong outside stones live (read_living)
+READING_VERSION = 12  # 12: a guided solve calls the guide only past GUIDE_AFTER unguided nodes
 MAX_TARGETS = 4     # blocks of a region tried as the target
 # Frames tried, one after the other, while the defender may still lack room: (reach, margin),
 # the reach in steps from the defender's stones and the lines added to the stones' box on its
@@ -125,6 +125,12 @@ ESCALATION = 4
 # time and settled few more (Cho elementary none of 23, a sample of intermediate 2 of 17;
 # RESULTS.md, "enclose escalates with df-pn").
 LISTING_ALGO = "dfpn"
+# A guided solve first runs unguided for up to GUIDE_AFTER nodes and fills the guide's prior
+# only if that does not settle it: most of enclose's solves settle within so few nodes, and
+# the guide's evaluation (about 5 ms, the time of some 1,800 DFS nodes) was most of what a
+# guided run of the book collections cost beyond an unguided one (RESULTS.md, "The guide
+# evaluated only where a solve needs it").
+GUIDE_AFTER = 2_000
 
 
 def empty_points(frame: Frame, area) -> int:
@@ -329,6 +335,21 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
         reading.nodes += probe.nodes
 
 
+def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int, guide=None,
+                  algo: str = "dfs") -> Verdict:
+    """``solver.solve`` with ``guide`` ordering it, the guide called only where the first
+    ``GUIDE_AFTER`` nodes, unguided, leave the solve unsettled; the two parts together keep
+    to ``max_nodes`` (the guided part goes on with the table the first one filled)."""
+    if guide is None or (max_nodes and max_nodes <= GUIDE_AFTER):
+        return solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo)
+    first = solver.solve(side, ko_master=ko_master, max_nodes=GUIDE_AFTER, guide=None, algo=algo)
+    if first.winner is not None:
+        return first
+    rest = max(1, max_nodes - first.nodes) if max_nodes else 0
+    guided = solver.solve(side, ko_master=ko_master, max_nodes=rest, guide=guide, algo=algo)
+    return replace(guided, nodes=first.nodes + guided.nodes, seconds=first.seconds + guided.seconds)
+
+
 def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ...], max_nodes: int,
            ko_master: str, guide=None, algo: str = "dfs") -> str:
     """The reading's verdict; fills in the book moves' results and every winning first move."""
@@ -344,8 +365,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             if solver.target_captured():
                 return True
             for move_guide in guides:
-                verdict = solver.solve(other, ko_master=ko_master, max_nodes=max_nodes, guide=move_guide,
-                                       algo=algo)
+                verdict = ordered_solve(solver, other, ko_master, max_nodes, move_guide, algo)
                 reading.nodes += verdict.nodes
                 if verdict.winner is not None:
                     break
@@ -358,7 +378,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             solver.take_back()
 
     for side, stage in ((to_play, "to-play-first"), (other, "other-first")):
-        verdict = solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo)
+        verdict = ordered_solve(solver, side, ko_master, max_nodes, guide, algo)
         reading.nodes += verdict.nodes
         if verdict.winner is None:
             reading.stalled = stage
