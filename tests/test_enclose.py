@@ -554,27 +554,35 @@ ORDERED = Path(__file__).resolve().parents[1] / "sgf-problems" / "approach" / "b
 
 
 @pytest.mark.parametrize("settles_first", [True, False])
-def test_a_guided_solve_calls_the_guide_only_where_its_first_nodes_leave_it_unsettled(monkeypatch,
-                                                                                      settles_first):
+def test_a_guided_solve_calls_the_guide_only_where_its_first_nodes_leave_it_unsettled(settles_first):
     problem = load_problem(ORDERED)
     plain = Solver(problem).solve(problem.to_play)
     assert plain.nodes > 30
-    monkeypatch.setattr(question, "GUIDE_AFTER", plain.nodes + 1 if settles_first else plain.nodes // 3)
+    guide_after = plain.nodes + 1 if settles_first else plain.nodes // 3
     guide = CountingGuide()
-    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", MAX_NODES, guide)
+    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", MAX_NODES, guide,
+                                     guide_after=guide_after)
     assert verdict.winner == plain.winner
     if settles_first:
         assert guide.calls == 0 and verdict.nodes == plain.nodes
     else:
-        assert guide.calls == 1 and verdict.nodes > question.GUIDE_AFTER
+        assert guide.calls == 1 and verdict.nodes > guide_after
 
 
-def test_a_guided_solve_keeps_to_its_budget_across_both_parts(monkeypatch):
+def test_a_guided_solve_keeps_to_its_budget_across_both_parts():
     problem = load_problem(ORDERED)
     budget = Solver(problem).solve(problem.to_play).nodes // 2
-    monkeypatch.setattr(question, "GUIDE_AFTER", 10)
     guide = CountingGuide()
-    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", budget, guide)
+    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", budget, guide,
+                                     guide_after=10)
     unguided = Solver(problem).solve(problem.to_play, max_nodes=budget)
     assert verdict.winner is None and unguided.winner is None and guide.calls == 1
     assert verdict.nodes == unguided.nodes   # both stop one node past the budget
+
+
+def test_a_guide_after_of_zero_calls_the_guide_from_the_first_node():
+    problem = load_problem(ORDERED)
+    guide = CountingGuide()
+    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", MAX_NODES, guide,
+                                     guide_after=0)
+    assert guide.calls == 1 and verdict.nodes == Solver(problem).solve(problem.to_play).nodes

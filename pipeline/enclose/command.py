@@ -45,13 +45,16 @@ DEFAULT_MAX_NODES = 200_000
 
 
 def record_settings(max_nodes: int = DEFAULT_MAX_NODES, max_area: int = DEFAULT_MAX_AREA,
-                    guide_name: str | None = None, algo: str = "dfs", patterns: str | None = None) -> dict:
+                    guide_name: str | None = None, algo: str = "dfs", patterns: str | None = None,
+                    guide_after: int = question.GUIDE_AFTER) -> dict:
     """The settings a problem's record is kept under (its fingerprint's): a record made under
     others is redone.  A default left out keeps the records made before it was a setting."""
     # the reading's version: a record made by an earlier way of reading is redone
     settings = {"max_nodes": max_nodes, "max_area": max_area, "reading": question.READING_VERSION}
     if guide_name is not None:
         settings["guide"] = guide_name   # a record made with another guide (or none) is redone
+        if guide_after != question.GUIDE_AFTER:
+            settings["guide_after"] = guide_after
     if algo != "dfs":
         settings["algo"] = algo
     if patterns is not None:
@@ -66,6 +69,8 @@ def cmd_enclose(args) -> int:
 
     if args.max_nodes < 1 or args.max_area < 1:
         args.parser.error("--max-nodes and --max-area must be positive")
+    if args.guide_after < 0:
+        args.parser.error("--guide-after must not be negative")
     for given in args.inputs:
         if not storage.is_remote(given) and not os.path.exists(given):
             raise CommandError(f"{given}: no such file or folder")
@@ -78,7 +83,7 @@ def cmd_enclose(args) -> int:
     guide_loader, guide_name = stage_guide(args) if stage_guide is not None else (None, None)
     move_patterns = patterns_from_args(args)
     settings = record_settings(args.max_nodes, args.max_area, guide_name, args.algo,
-                               patterns_setting(args, move_patterns))
+                               patterns_setting(args, move_patterns), args.guide_after)
     outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,
                           guide_loader=guide_loader, move_patterns=move_patterns)
     records = outcome["records"]
@@ -109,6 +114,10 @@ def register(commands) -> None:
                         help="the largest search area, in empty points, a reading may have")
     parser.add_argument("--algo", choices=ALGORITHMS, default="dfs",
                         help="the search every solve runs (default dfs)")
+    parser.add_argument("--guide-after", type=int, default=question.GUIDE_AFTER, metavar="NODES",
+                        help="unguided nodes a guided solve starts with, the guide called only "
+                             f"where they leave it unsettled (default {question.GUIDE_AFTER:,}; 0: "
+                             "the guide from the first node)")
     add_pattern_options(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_enclose)

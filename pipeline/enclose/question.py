@@ -22,6 +22,7 @@ from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks
 from pipeline.enclose.living_wall import THICKNESSES, is_strong, living_frame
 from solver import Problem, ProblemError, Solver, Verdict
 from solver.area import SearchArea, search_area
+from solver.table import Table
 
 # What a reading found, from the side to play's point of view.
 FITS = "fits"                  # wins first, loses second, the book's move wins
@@ -35,6 +36,17 @@ NO_WALL = "no-wall"            # no attacker block around the region can be a wa
                                # itself inside the other side's eye space)
 
 
+# A guided solve first runs unguided for up to GUIDE_AFTER nodes and calls the guide only if
+# that does not settle it: most of enclose's solves settle within so few nodes, and the guide's
+# evaluation (about 5 ms, the time of some 1,800 DFS nodes) was most of what a guided run cost
+# beyond an unguided one.  The unguided part has a table of its own (2**PROBE_TABLE_LOG2
+# slots, grown as needed): its move hints would otherwise come before the guide's order in the
+# guided part, which then left readings unsettled that the guide settles (RESULTS.md, "The
+# guide called only where a solve needs it").
+GUIDE_AFTER = 2_000
+PROBE_TABLE_LOG2 = 12
+
+
 @dataclass(frozen=True)
 class Order:
     """How every solve of a reading orders its moves.
@@ -43,12 +55,14 @@ class Order:
     solve (``Solver.solve``: the same verdicts, in fewer nodes where it helps);
     ``move_patterns`` is each solver's own order (``Solver``: True, the shipped
     learned patterns; False, the liberty heuristic; or a :class:`MovePatterns`).
-    ``algo`` is the search every solve runs (``dfs`` or ``dfpn``).
+    ``algo`` is the search every solve runs (``dfs`` or ``dfpn``); the guide is called
+    only where ``guide_after`` unguided nodes leave a solve unsettled (:func:`ordered_solve`).
     """
 
     guide: object = None
     move_patterns: object = True
     algo: str = "dfs"
+    guide_after: int = GUIDE_AFTER
 
     def solver(self, problem: Problem, max_area: int) -> Solver:
         return Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
@@ -125,12 +139,6 @@ ESCALATION = 4
 # time and settled few more (Cho elementary none of 23, a sample of intermediate 2 of 17;
 # RESULTS.md, "enclose escalates with df-pn").
 LISTING_ALGO = "dfpn"
-# A guided solve first runs unguided for up to GUIDE_AFTER nodes and fills the guide's prior
-# only if that does not settle it: most of enclose's solves settle within so few nodes, and
-# the guide's evaluation (about 5 ms, the time of some 1,800 DFS nodes) was most of what a
-# guided run of the book collections cost beyond an unguided one (RESULTS.md, "The guide
-# evaluated only where a solve needs it").
-GUIDE_AFTER = 2_000
 
 
 def empty_points(frame: Frame, area) -> int:
@@ -324,25 +332,31 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     if reading.area > LARGE_AREA:
         max_nodes = tenth(max_nodes)
     reading.verdict = settle(order.solver(problem, max_area), reading, to_play, book, max_nodes, "attacker",
-                             order.guide, order.algo)
+                             order.guide, order.algo, order.guide_after)
     if reading.verdict == SETTLED and reading.goal == "live":
         # A live problem whose answer is a ko: the defender lives only as ko master.
         probe = Reading(target=reading.target, goal=reading.goal, frame=frame)
         if settle(order.solver(problem, max_area), probe, to_play, book, max_nodes, "defender",
-                  order.guide, order.algo) == FITS:
+                  order.guide, order.algo, order.guide_after) == FITS:
             reading.verdict = KO
             reading.book, reading.winning = probe.book, probe.winning   # as the defender's ko won
         reading.nodes += probe.nodes
 
 
 def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int, guide=None,
-                  algo: str = "dfs") -> Verdict:
+                  algo: str = "dfs", guide_after: int = GUIDE_AFTER) -> Verdict:
     """``solver.solve`` with ``guide`` ordering it, the guide called only where the first
-    ``GUIDE_AFTER`` nodes, unguided, leave the solve unsettled; the two parts together keep
-    to ``max_nodes`` (the guided part goes on with the table the first one filled)."""
-    if guide is None or (max_nodes and max_nodes <= GUIDE_AFTER):
+    ``guide_after`` nodes, unguided and on a table of their own, leave the solve unsettled;
+    the two parts together keep to ``max_nodes``."""
+    if guide is None or guide_after <= 0 or (max_nodes and max_nodes <= guide_after):
         return solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo)
-    first = solver.solve(side, ko_master=ko_master, max_nodes=GUIDE_AFTER, guide=None, algo=algo)
+    # the unguided part keeps a table of its own (see GUIDE_AFTER)
+    table = solver.tables[algo]
+    solver.tables[algo] = Table(PROBE_TABLE_LOG2, table.values.shape[1])
+    try:
+        first = solver.solve(side, ko_master=ko_master, max_nodes=guide_after, guide=None, algo=algo)
+    finally:
+        solver.tables[algo] = table
     if first.winner is not None:
         return first
     rest = max(1, max_nodes - first.nodes) if max_nodes else 0
@@ -351,7 +365,7 @@ def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int, gui
 
 
 def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ...], max_nodes: int,
-           ko_master: str, guide=None, algo: str = "dfs") -> str:
+           ko_master: str, guide=None, algo: str = "dfs", guide_after: int = GUIDE_AFTER) -> str:
     """The reading's verdict; fills in the book moves' results and every winning first move."""
     other = 3 - to_play
 
@@ -365,7 +379,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             if solver.target_captured():
                 return True
             for move_guide in guides:
-                verdict = ordered_solve(solver, other, ko_master, max_nodes, move_guide, algo)
+                verdict = ordered_solve(solver, other, ko_master, max_nodes, move_guide, algo, guide_after)
                 reading.nodes += verdict.nodes
                 if verdict.winner is not None:
                     break
@@ -378,7 +392,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             solver.take_back()
 
     for side, stage in ((to_play, "to-play-first"), (other, "other-first")):
-        verdict = ordered_solve(solver, side, ko_master, max_nodes, guide, algo)
+        verdict = ordered_solve(solver, side, ko_master, max_nodes, guide, algo, guide_after)
         reading.nodes += verdict.nodes
         if verdict.winner is None:
             reading.stalled = stage

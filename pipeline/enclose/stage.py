@@ -28,6 +28,7 @@ from apache_beam.pvalue import TaggedOutput
 
 from pipeline.beam import running, storage
 from pipeline.enclose.outcome import enclose_file
+from pipeline.enclose.question import GUIDE_AFTER
 from pipeline.errors import CommandError
 from pipeline.enclose.summary import summary_markdown
 from pipeline.progress import PolledBar
@@ -135,7 +136,8 @@ class Enclose(beam.DoFn):
         problem_id, path, data = item
         result = enclose_file(data, path, problem_id, self.settings["max_nodes"], self.settings["max_area"],
                               guide=self.guide, move_patterns=self.move_patterns,
-                              algo=self.settings.get("algo", "dfs"))
+                              algo=self.settings.get("algo", "dfs"),
+                              guide_after=self.settings.get("guide_after", GUIDE_AFTER))
         target = self.layout.problem(problem_id)
         if result.sgf is not None:
             storage.write_atomic(target, result.sgf.encode())
