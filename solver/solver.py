@@ -219,7 +219,7 @@ class Solver:
         return self.board.cells[self.target] == EMPTY
 
     def solve(self, to_play: int, ko_master: str = "attacker", algo: str = "dfs",
-              max_nodes: int = 0, guide=None) -> Verdict:
+              max_nodes: int = 0, guide=None, table: Table | None = None) -> Verdict:
         """Solve the current position with ``to_play`` moving first.
 
         ``guide`` (e.g. :class:`model.guide.Guide`), when given, orders the moves: its
@@ -229,6 +229,8 @@ class Solver:
         for the whole search (fading with the nodes searched if the guide has
         ``fade_nodes``, :func:`guide_fade_nodes`).
         The order changes, the verdict never does; the time to fill counts in ``seconds``.
+        ``table`` (from :meth:`new_table`), when given, is read and written instead of the
+        solver's own table for ``algo``, which the solve then leaves as it was.
         """
         if algo not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {ALGORITHMS}, not {algo!r}")
@@ -238,7 +240,7 @@ class Solver:
         depth = len(self.history)
         path = self.context[11]
         path[:depth] = self.history[:path.size]
-        table = self.tables[algo]
+        table = self.tables[algo] if table is None else table
         self.sibling[:] = 0
         started = time.perf_counter()
         try:
@@ -274,6 +276,11 @@ class Solver:
             move = "pass" if p == PASS else self.board.xy(p)
         return Verdict(to_play, winner, move, self.defender, nodes, seconds)
 
+
+    def new_table(self, algo: str = "dfs", log2_size: int = 12) -> Table:
+        """An empty table for ``solve(..., algo=algo, table=...)``, of 2**log2_size slots to start
+        with (it grows as the search needs)."""
+        return Table(log2_size, dfpn.VALUE_FIELDS if algo == "dfpn" else 1)
 
     def run_search(self, table: Table, max_nodes: int, search):
         """Run ``search()``, a compiled search over ``table`` (read when called), with a node

@@ -21,6 +21,16 @@ def test_the_count_is_the_number_of_keys_after_solves_and_growth(algo):
         assert len(table) == np.count_nonzero(table.keys) > 0
 
 
+@pytest.mark.parametrize("algo", ["dfs", "dfpn"])
+def test_a_solve_on_a_table_of_its_own_leaves_the_solver_s_table_as_it_was(algo):
+    problem = load_problem(PROBLEM)
+    solver = Solver(problem)
+    own = solver.new_table(algo, 2)     # four slots: the solve grows it
+    verdict = solver.solve(problem.to_play, algo=algo, table=own)
+    assert len(solver.tables[algo]) == 0 and len(own) > 4
+    assert verdict.winner == Solver(problem).solve(problem.to_play, algo=algo).winner
+
+
 # A few hundred entries: 1,024 DFS slots or 256 df-pn slots, three quarters of them used at most.
 TINY_TABLE_MB = 0.02
 OWN = Path(__file__).resolve().parents[1] / "sgf-problems"

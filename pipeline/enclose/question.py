@@ -22,7 +22,6 @@ from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks
 from pipeline.enclose.living_wall import THICKNESSES, is_strong, living_frame
 from solver import Problem, ProblemError, Solver, Verdict
 from solver.area import SearchArea, search_area
-from solver.table import Table
 
 # What a reading found, from the side to play's point of view.
 FITS = "fits"                  # wins first, loses second, the book's move wins
@@ -351,12 +350,8 @@ def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int, gui
     if guide is None or guide_after <= 0 or (max_nodes and max_nodes <= guide_after):
         return solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo)
     # the unguided part keeps a table of its own (see GUIDE_AFTER)
-    table = solver.tables[algo]
-    solver.tables[algo] = Table(PROBE_TABLE_LOG2, table.values.shape[1])
-    try:
-        first = solver.solve(side, ko_master=ko_master, max_nodes=guide_after, guide=None, algo=algo)
-    finally:
-        solver.tables[algo] = table
+    first = solver.solve(side, ko_master=ko_master, max_nodes=guide_after, algo=algo,
+                         table=solver.new_table(algo, PROBE_TABLE_LOG2))
     if first.winner is not None:
         return first
     rest = max(1, max_nodes - first.nodes) if max_nodes else 0
