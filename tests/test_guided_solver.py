@@ -417,11 +417,12 @@ def test_the_enclose_command_guides_its_workers(net_file, tmp_path, capsys):
     # (these small problems settle within enclose's unguided start: the guide from the first node)
     guided, summary, printed = run("--guide", str(net_file), "--guide-after", "0")
     assert "(0 done in earlier runs)" in printed and f"moves ordered by {net_file.name} " in summary
-    assert f" weight {WEIGHTS['dense']} fade {FADE_NODES}." in summary
+    assert f" weight {WEIGHTS['dense']} fade {FADE_NODES}, the guide called after 0 unguided nodes." in summary
     answers = ("problem", "outcome", "target", "goal", "winning")
     assert [{k: r.get(k) for k in answers} for r in guided] == [{k: r.get(k) for k in answers} for r in plain]
     assert [r["nodes"] for r in guided] != [r["nodes"] for r in plain]
     _, _, printed = run("--guide", str(net_file), "--guide-after", "0")
     assert "(2 done in earlier runs)" in printed
-    _, _, printed = run("--guide", str(net_file))
+    _, summary, printed = run("--guide", str(net_file))
     assert "(0 done in earlier runs)" in printed   # made again with the guide's default start
+    assert "unguided nodes" not in summary

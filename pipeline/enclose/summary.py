@@ -30,6 +30,8 @@ def summary_markdown(records: list[dict], settings: dict) -> str:
         rows.append([f"`{name}`" if name != "**all**" else name, len(group)]
                     + [counts.get(outcome, 0) for outcome in OUTCOMES] + [share])
     order = f"moves ordered by {settings['guide']}" if settings.get("guide") else "unguided"
+    if "guide_after" in settings:   # only when not the default start
+        order += f", the guide called after {settings['guide_after']:,} unguided nodes"
     if settings.get("patterns"):   # only when not the shipped ones
         order += f", learned move patterns: {settings['patterns']}"
     search = "df-pn" if settings.get("algo") == "dfpn" else "DFS"
