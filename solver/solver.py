@@ -130,9 +130,8 @@ class Solver:
         self.history: list[int] = []
         if max_table_mb < 0:
             raise ValueError(f"max_table_mb must not be negative, not {max_table_mb}")
-        max_bytes = int(max_table_mb * 2**20) if max_table_mb > 0 else None
-        self.tables = {"dfs": Table(table_log2, max_bytes=max_bytes),
-                       "dfpn": Table(table_log2, dfpn.VALUE_FIELDS, max_bytes=max_bytes)}
+        self.max_table_bytes = int(max_table_mb * 2**20) if max_table_mb > 0 else None
+        self.tables = {algo: self.new_table(algo, table_log2) for algo in ("dfs", "dfpn")}
         self.solves = 0
         self.counters = np.zeros(COUNTERS_SIZE, dtype=np.int64)
         # the area's points as flat board indices, in the order of area.points
@@ -276,11 +275,10 @@ class Solver:
             move = "pass" if p == PASS else self.board.xy(p)
         return Verdict(to_play, winner, move, self.defender, nodes, seconds)
 
-
     def new_table(self, algo: str = "dfs", log2_size: int = 12) -> Table:
         """An empty table for ``solve(..., algo=algo, table=...)``, of 2**log2_size slots to start
-        with (it grows as the search needs)."""
-        return Table(log2_size, dfpn.VALUE_FIELDS if algo == "dfpn" else 1)
+        with (it grows as the search needs, up to the solver's ``max_table_mb``)."""
+        return Table(log2_size, dfpn.VALUE_FIELDS if algo == "dfpn" else 1, max_bytes=self.max_table_bytes)
 
     def run_search(self, table: Table, max_nodes: int, search):
         """Run ``search()``, a compiled search over ``table`` (read when called), with a node

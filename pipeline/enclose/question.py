@@ -37,11 +37,12 @@ NO_WALL = "no-wall"            # no attacker block around the region can be a wa
 
 # A guided solve first runs unguided for up to GUIDE_AFTER nodes and calls the guide only if
 # that does not settle it: on Cho Chikun's elementary book about two solves in three settle
-# within so few nodes, and the guide's evaluations (about 5 ms each, the time of some 1,300-1,900
-# DFS nodes) took as long as all that a guided run cost there beyond an unguided one.  The unguided part has a table of its own (2**PROBE_TABLE_LOG2
-# slots, grown as needed): its move hints would otherwise come before the guide's order in the
-# guided part, which then left readings unsettled that the guide settles (RESULTS.md, "The
-# guide called only where a solve needs it").
+# within so few nodes, and the guide's evaluations (about 5 ms each, the time of some
+# 1,300-1,900 DFS nodes) took as long as all that a guided run cost there beyond an unguided
+# one.  The unguided part has a table of its own (2**PROBE_TABLE_LOG2 slots, grown as needed):
+# its move hints would otherwise come before the guide's order in the guided part, which then
+# left readings unsettled that the guide settles (RESULTS.md, "The guide called only where a
+# solve needs it").
 GUIDE_AFTER = 2_000
 PROBE_TABLE_LOG2 = 12
 
