@@ -39,8 +39,10 @@ from pipeline.pattern_options import add_pattern_options, patterns_from_args, pa
 from solver import ALGORITHMS, DEFAULT_MAX_AREA
 
 # A solve's node budget: the 5,430 problems of the shared open-board
-# collections took 78 to 107 minutes on two cores with it, by the machine, and
-# 1,000,000 nodes listed 1.3 points more of Cho elementary (RESULTS.md, "enclose").
+# collections took 78 to 107 minutes on two cores with it, by the machine (RESULTS.md,
+# "The whole collection with the guide's unguided start"); 1,000,000 nodes listed 1.3
+# points more of Cho elementary with the solver of 2026-11-24 (RESULTS.md, "enclose with
+# static life: Cho elementary again").
 DEFAULT_MAX_NODES = 200_000
 
 
