@@ -21,6 +21,7 @@ from pipeline.enclose import question
 from pipeline.enclose.frame import EIGHT, enclose, on_board, problem_box
 from pipeline.enclose.outcome import OUTCOMES, enclose_file
 from pipeline.enclose.reader import read_open_problem
+from pipeline.enclose.summary import summary_markdown
 from solver import Solver, load_problem, parse_problem, search_area
 from solver.problem import parse_sgf_point
 
@@ -154,6 +155,28 @@ def test_bad_input_gets_its_reason(name):
     result = enclose_file(path.read_bytes(), str(path), name, MAX_NODES, 40)
     assert result.record["outcome"] == "bad-input" and result.sgf is None
     assert result.record["reason"] == BAD[name]
+
+
+def test_the_summary_counts_unsettled_problems_by_their_smallest_unsettled_reading():
+    """An unsettled problem counts under its smallest unsettled reading, not under a smaller
+    reading that settled nor under the reading its record names; enclosed ones by their area."""
+    def reading(area, verdict):
+        return {"area": area, "verdict": verdict}
+
+    records = [
+        {"problem": "book/1", "outcome": "unsettled", "area": 21, "book": [],
+         "readings": [reading(12, "settled"), reading(21, "unsettled"), reading(17, "unsettled")]},
+        {"problem": "book/2", "outcome": "unsettled", "area": 17, "book": [],
+         "readings": [reading(17, "unsettled"), reading(30, "unsettled")]},
+        {"problem": "book/3", "outcome": "unsettled", "area": 25, "book": [], "readings": []},
+        {"problem": "book/4", "outcome": "enclosed", "area": 9, "book": [{"move": "aa"}], "winning": ["aa"],
+         "readings": [reading(9, "fits"), reading(19, "unsettled")]},
+    ]
+    summary = summary_markdown(records, {"max_nodes": 1000, "max_area": 40})
+    enclosed, unsettled = summary.split("Empty points of the smallest unsettled reading")
+    assert "| empty points | 9 |" in enclosed and "| problems | 1 |" in enclosed
+    assert "| empty points | 17 | 25 |" in unsettled and "| problems | 2 | 1 |" in unsettled
+    assert "| **all** | 4 | 1 | 0 | 0 | 3 |" in summary and "| 25.0% |" in summary
 
 
 def test_the_command_mirrors_the_folder_reports_every_input_and_resumes(tmp_path, capsys):

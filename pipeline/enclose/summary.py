@@ -1,9 +1,11 @@
-"""``summary.md`` of ``tsumego enclose``: outcomes per collection, and the enclosed area sizes."""
+"""``summary.md`` of ``tsumego enclose``: outcomes per collection, the enclosed area sizes, and
+the unsettled problems by the area of their smallest unsettled reading."""
 from __future__ import annotations
 
 from collections import Counter
 
 from pipeline.enclose.outcome import OUTCOMES
+from pipeline.enclose.question import UNSETTLED
 from pipeline.markdown import markdown_table
 
 
@@ -16,6 +18,24 @@ def book_move_listed(record: dict) -> bool:
     """Whether the enclosed form lists the book's first move among its winning moves."""
     return (record["outcome"] == "enclosed" and bool(record["book"])
             and record["book"][0]["move"] in record["winning"])
+
+
+def smallest_unsettled_area(record: dict) -> int:
+    """The empty points of an unsettled problem's smallest unsettled reading, which set its
+    budget (:mod:`pipeline.enclose.question`: read again with more nodes up to ``ESCALATE_AREA``
+    points, with a tenth of them over ``LARGE_AREA``); the record's own ``area`` where no
+    reading is marked unsettled."""
+    areas = [reading["area"] for reading in record.get("readings", ()) if reading.get("verdict") == UNSETTLED]
+    return min(areas) if areas else record["area"]
+
+
+def area_table(title: str, sizes: Counter) -> list[str]:
+    """A one-row table of problems by empty points, after its title; nothing when empty."""
+    if not sizes:
+        return []
+    keys = sorted(sizes)
+    return ["", title, ""] + markdown_table(["empty points", *keys], [["problems", *(sizes[k] for k in keys)]],
+                                            align="l" + "r" * len(keys))
 
 
 def summary_markdown(records: list[dict], settings: dict) -> str:
@@ -42,10 +62,8 @@ def summary_markdown(records: list[dict], settings: dict) -> str:
              "problem lists the book's first move among its winning moves.", ""]
     lines += markdown_table(["collection", "read", *OUTCOMES, "book move listed"], rows,
                             align="l" + "r" * (len(OUTCOMES) + 2))
-    sizes = Counter(r["area"] for r in records if r["outcome"] == "enclosed")
-    if sizes:
-        keys = sorted(sizes)
-        lines += ["", "Empty points in the search area of the enclosed problems:", ""]
-        lines += markdown_table(["empty points", *keys], [["problems", *(sizes[k] for k in keys)]],
-                                align="l" + "r" * len(keys))
+    lines += area_table("Empty points in the search area of the enclosed problems:",
+                        Counter(r["area"] for r in records if r["outcome"] == "enclosed"))
+    lines += area_table("Empty points of the smallest unsettled reading of each unsettled problem:",
+                        Counter(smallest_unsettled_area(r) for r in records if r["outcome"] == "unsettled"))
     return "\n".join(lines) + "\n"
