@@ -528,7 +528,8 @@ def test_a_first_move_stalled_guided_while_listing_is_solved_again_unguided(guid
     book, stalls, others = (1, 0), (2, 0), [(3, 0), (4, 0)]
     solver = ScriptedSolver(book, stalls, others, stall_unguided=not guided)
     reading = question.Reading(target=(0, 0), goal="kill", frame=None)
-    verdict = question.settle(solver, reading, 1, (book,), 100, "attacker", object() if guided else None)
+    verdict = question.settle(solver, reading, 1, (book,), 100, "attacker",
+                              question.Order(object() if guided else None))
     after_stalls = [was_guided for move, was_guided in solver.solves if move == stalls]
     if guided:
         assert verdict == question.FITS and reading.winning == [book] and not reading.stalled
@@ -583,8 +584,8 @@ def test_a_guided_solve_calls_the_guide_only_where_its_first_nodes_leave_it_unse
     assert plain.nodes > 30
     guide_after = plain.nodes + 1 if settles_first else plain.nodes // 3
     guide = CountingGuide()
-    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", MAX_NODES, guide,
-                                     guide_after=guide_after)
+    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", MAX_NODES,
+                                     question.Order(guide, guide_after=guide_after))
     assert verdict.winner == plain.winner
     if settles_first:
         assert guide.calls == 0 and verdict.nodes == plain.nodes
@@ -597,8 +598,8 @@ def test_a_guided_solve_keeps_to_its_budget_across_both_parts():
     problem = load_problem(ORDERED)
     budget = Solver(problem).solve(problem.to_play).nodes // 2
     guide = CountingGuide()
-    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", budget, guide,
-                                     guide_after=10)
+    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", budget,
+                                     question.Order(guide, guide_after=10))
     unguided = Solver(problem).solve(problem.to_play, max_nodes=budget)
     assert verdict.winner is None and unguided.winner is None and guide.calls == 1
     assert verdict.nodes == unguided.nodes   # both stop one node past the budget
@@ -607,6 +608,6 @@ def test_a_guided_solve_keeps_to_its_budget_across_both_parts():
 def test_a_guide_after_of_zero_calls_the_guide_from_the_first_node():
     problem = load_problem(ORDERED)
     guide = CountingGuide()
-    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", MAX_NODES, guide,
-                                     guide_after=0)
+    verdict = question.ordered_solve(Solver(problem), problem.to_play, "attacker", MAX_NODES,
+                                     question.Order(guide, guide_after=0))
     assert guide.calls == 1 and verdict.nodes == Solver(problem).solve(problem.to_play).nodes

@@ -332,22 +332,22 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     if reading.area > LARGE_AREA:
         max_nodes = tenth(max_nodes)
     reading.verdict = settle(order.solver(problem, max_area), reading, to_play, book, max_nodes, "attacker",
-                             order.guide, order.algo, order.guide_after)
+                             order)
     if reading.verdict == SETTLED and reading.goal == "live":
         # A live problem whose answer is a ko: the defender lives only as ko master.
         probe = Reading(target=reading.target, goal=reading.goal, frame=frame)
         if settle(order.solver(problem, max_area), probe, to_play, book, max_nodes, "defender",
-                  order.guide, order.algo, order.guide_after) == FITS:
+                  order) == FITS:
             reading.verdict = KO
             reading.book, reading.winning = probe.book, probe.winning   # as the defender's ko won
         reading.nodes += probe.nodes
 
 
-def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int, guide=None,
-                  algo: str = "dfs", guide_after: int = GUIDE_AFTER) -> Verdict:
-    """``solver.solve`` with ``guide`` ordering it, the guide called only where the first
-    ``guide_after`` nodes, unguided and on a table of their own, leave the solve unsettled;
-    the two parts together keep to ``max_nodes``."""
+def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int, order: Order = Order()) -> Verdict:
+    """``solver.solve`` by ``order``'s search, its guide called only where the first
+    ``order.guide_after`` nodes, unguided and on a table of their own, leave the solve
+    unsettled; the two parts together keep to ``max_nodes``."""
+    guide, algo, guide_after = order.guide, order.algo, order.guide_after
     if guide is None or guide_after <= 0 or (max_nodes and max_nodes <= guide_after):
         return solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo)
     # the unguided part keeps a table of its own (see GUIDE_AFTER)
@@ -361,21 +361,21 @@ def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int, gui
 
 
 def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ...], max_nodes: int,
-           ko_master: str, guide=None, algo: str = "dfs", guide_after: int = GUIDE_AFTER) -> str:
+           ko_master: str, order: Order = Order()) -> str:
     """The reading's verdict; fills in the book moves' results and every winning first move."""
     other = 3 - to_play
 
-    def wins_after(move: Point, guides=(guide,)) -> bool | None:
+    def wins_after(move: Point, orders=(order,)) -> bool | None:
         """Whether to_play still wins after playing ``move`` (None: out of nodes); False if illegal.
-        Each of ``guides`` in turn orders a solve, while the solves run out of nodes."""
+        Each of ``orders`` in turn orders a solve, while the solves run out of nodes."""
         x, y = move
         if not solver.play(x, y, to_play):
             return False
         try:
             if solver.target_captured():
                 return True
-            for move_guide in guides:
-                verdict = ordered_solve(solver, other, ko_master, max_nodes, move_guide, algo, guide_after)
+            for move_order in orders:
+                verdict = ordered_solve(solver, other, ko_master, max_nodes, move_order)
                 reading.nodes += verdict.nodes
                 if verdict.winner is not None:
                     break
@@ -388,7 +388,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
             solver.take_back()
 
     for side, stage in ((to_play, "to-play-first"), (other, "other-first")):
-        verdict = ordered_solve(solver, side, ko_master, max_nodes, guide, algo, guide_after)
+        verdict = ordered_solve(solver, side, ko_master, max_nodes, order)
         reading.nodes += verdict.nodes
         if verdict.winner is None:
             reading.stalled = stage
@@ -405,7 +405,7 @@ def settle(solver: Solver, reading: Reading, to_play: int, book: tuple[Point, ..
         return BOOK_FAILS
     # A first move no book plays can take the guide's prior off its ground, where the
     # patterns' order alone settles it: such a move stalled guided is solved once more unguided.
-    listing = (guide, None) if guide is not None else (None,)
+    listing = (order, replace(order, guide=None)) if order.guide is not None else (order,)
     for move in solver.moves():
         wins = move in reading.book or wins_after(move, listing)
         if wins is None:
