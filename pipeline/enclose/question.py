@@ -343,7 +343,8 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
         reading.nodes += probe.nodes
 
 
-def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int, order: Order = Order()) -> Verdict:
+def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int,
+                  order: Order = Order()) -> Verdict:
     """``solver.solve`` by ``order``'s search, its guide called only where the first
     ``order.guide_after`` nodes, unguided and on a table of their own, leave the solve
     unsettled; the two parts together keep to ``max_nodes``."""

@@ -34,8 +34,8 @@ def area_table(title: str, sizes: Counter) -> list[str]:
     if not sizes:
         return []
     keys = sorted(sizes)
-    return ["", title, ""] + markdown_table(["empty points", *keys], [["problems", *(sizes[k] for k in keys)]],
-                                            align="l" + "r" * len(keys))
+    rows = [["problems", *(sizes[k] for k in keys)]]
+    return ["", title, ""] + markdown_table(["empty points", *keys], rows, align="l" + "r" * len(keys))
 
 
 def summary_markdown(records: list[dict], settings: dict) -> str:
