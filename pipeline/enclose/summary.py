@@ -21,11 +21,10 @@ def book_move_listed(record: dict) -> bool:
 
 
 def smallest_unsettled_area(record: dict) -> int:
-    """The empty points of an unsettled problem's smallest unsettled reading, which set its
-    budget (:mod:`pipeline.enclose.question`: read again with more nodes up to ``ESCALATE_AREA``
-    points, with a tenth of them over ``LARGE_AREA``); the record's own ``area`` where no
-    reading is marked unsettled."""
-    areas = [reading["area"] for reading in record.get("readings", ()) if reading.get("verdict") == UNSETTLED]
+    """The empty points of an unsettled problem's smallest unsettled reading; the record's
+    own ``area`` where no reading is marked unsettled."""
+    areas = [reading["area"] for reading in record.get("readings", ())
+             if reading.get("verdict") == UNSETTLED]
     return min(areas) if areas else record["area"]
 
 
