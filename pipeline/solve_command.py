@@ -1,6 +1,6 @@
 """``tsumego solve``: the solver's exact answer for problem files, in a Go player's words.
 
-``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none] [--max-nodes N]
+``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none] [--max-nodes N] [--seconds S]
 [--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--guide-fade N] [--no-race] [--no-sibling-hints]
 [--json] [--pv] FILE_OR_DIR...`` prints one line per problem::
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 from pipeline.batch import Tally, input_files
 from pipeline.game_group import add_group_options, check_group_options, group_problem, solution_sgf
@@ -45,14 +46,22 @@ def colour_name(color: int) -> str:
     return "Black" if color == BLACK else "White"
 
 
-def verdict_words(verdict, problem) -> str:
-    """The answer as a sentence: ``Black to play kills the white group at C17: B G19``."""
+def budget_words(args) -> str:
+    """What stopped an unsettled solve, in words: ``the node budget``, ``10 s``, or both."""
+    limits = ([f"{args.max_nodes:,} nodes"] if args.max_nodes else []) + \
+        ([f"{args.seconds:g} s"] if args.seconds is not None else [])
+    return " or ".join(limits) if args.seconds is not None else "the node budget"
+
+
+def verdict_words(verdict, problem, budget: str = "the node budget") -> str:
+    """The answer as a sentence: ``Black to play kills the white group at C17: B G19``;
+    ``budget`` names what an unsettled solve ran out of."""
     size = problem.size
     player = colour_name(verdict.to_play)
     group = f"the {colour_name(verdict.defender).lower()} group at {go_point(*problem.target, size)}"
     defending = verdict.to_play == verdict.defender
     if verdict.winner is None:
-        return f"{player} to play: {group} is not settled within the node budget"
+        return f"{player} to play: {group} is not settled within {budget}"
     if verdict.winner != verdict.to_play:
         return f"{player} to play cannot save {group}: it dies" if defending else \
             f"{player} to play cannot kill {group}: it lives"
@@ -76,8 +85,9 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
     solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
                     move_patterns=move_patterns, race=not args.no_race,
                     sibling_hints=not args.no_sibling_hints)
+    cpu_until = None if args.seconds is None else time.thread_time() + args.seconds
     verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
-                           max_nodes=args.max_nodes, guide=guide)
+                           max_nodes=args.max_nodes, guide=guide, cpu_until=cpu_until)
     size = problem.size
     row = {
         "file": path,
@@ -86,7 +96,7 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
         "target_sgf": sgf_point(*problem.target),
         "defender": color_letter(problem.defender),
         "status": verdict.status,
-        "verdict": verdict_words(verdict, problem),
+        "verdict": verdict_words(verdict, problem, budget_words(args)),
         "move": None if verdict.move is None else go_move(verdict.move, size),
         "sgf": sgf_of(verdict.move),
         "nodes": verdict.nodes,
@@ -178,8 +188,12 @@ def board_diagram(stones, size: int, indent: str = "") -> list[str]:
 
 
 def run(args) -> int:
+    if args.max_nodes is None:   # a time limit alone lifts the node budget
+        args.max_nodes = 0 if args.seconds is not None else DEFAULT_SOLVE_MAX_NODES
     if args.max_nodes < 0 or args.max_table_mb < 0:
         args.parser.error("--max-nodes and --max-table-mb must not be negative")
+    if args.seconds is not None and args.seconds <= 0:
+        args.parser.error("--seconds must be positive")
     check_group_options(args)
     if args.sgf_out and len(args.files) != 1:
         args.parser.error("--sgf-out writes one answer: give one file")
@@ -217,9 +231,12 @@ def register(commands) -> None:
     solve.add_argument("--algo", choices=ALGORITHMS, default="dfs", help="the search (default: dfs)")
     solve.add_argument("--ko-master", choices=KO_MASTERS, default="attacker",
                        help="who may retake any ko (default: attacker)")
-    solve.add_argument("--max-nodes", type=int, default=DEFAULT_SOLVE_MAX_NODES,
+    solve.add_argument("--max-nodes", type=int, default=None,
                        help="node budget per solve; past it the status is 'unknown' "
-                            f"(default: {DEFAULT_SOLVE_MAX_NODES:,}; 0: none)")
+                            f"(default: {DEFAULT_SOLVE_MAX_NODES:,}, or none with --seconds; 0: none)")
+    solve.add_argument("--seconds", type=float, default=None, metavar="S",
+                       help="CPU seconds a problem's solve may take; past them the status is 'unknown' "
+                            "(default: no time limit, the node budget alone)")
     solve.add_argument("--max-table-mb", type=float, default=DEFAULT_MAX_TABLE_MB,
                        help="bound of the transposition table in MiB; a full table drops the "
                             f"entries of the smallest subtrees (default: {DEFAULT_MAX_TABLE_MB}; 0: none)")

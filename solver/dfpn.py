@@ -444,7 +444,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     return phi, delta, repd, move
 
 
-@njit(cache=True)  # allocates its scratch: an entry point, not a kernel
+@njit(cache=True, nogil=True)  # allocates its scratch: an entry point, not a kernel
 def solve(context, keys, values, work, scratch, salt, color, km, depth):
     """Prove or disprove that ``color`` wins; the result packed as in DFS.
 

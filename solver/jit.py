@@ -92,8 +92,9 @@ def tie_cache_to_sources(package: Path) -> None:
 
 tie_cache_to_sources(_PACKAGE)
 
-#: compiled, cached, no reference counting: for functions that never allocate
-kernel = njit(cache=True, _nrt=False)
+#: compiled, cached, no reference counting: for functions that never allocate; without the
+#: GIL, so that a watchdog thread can stop a search at its time limit (solver.time_limit)
+kernel = njit(cache=True, _nrt=False, nogil=True)
 
 #: the same, inlined into its callers (tiny helpers on the hottest paths)
 inline_kernel = njit(cache=True, _nrt=False, inline="always")

@@ -20,8 +20,9 @@ from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
 from .race import NO_CLAIM, RaceCount, race_count
 from .rules import MAX_DEPTH, PASS, move_of, winner_of
-from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, COUNTERS_SIZE, MAX_NODES,
+from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, ABORT_TIME_LIMIT, COUNTERS_SIZE, MAX_NODES,
                     NODES, RACE_PROOFS, TABLE_CAPPED, TABLE_COUNT, TAGS, DEFAULT_MAX_TABLE_MB, Table)
+from .time_limit import cpu_limit
 
 ALGORITHMS = ("dfs", "dfpn")
 KO_MASTERS = ("attacker", "defender", "none")
@@ -32,7 +33,7 @@ class Verdict:
     """The answer for one side to move.
 
     ``winner`` is the colour that wins with ``to_play`` moving first (None when
-    the node budget ran out); ``move`` is to_play's winning move as (x, y),
+    the node budget or the time limit ran out); ``move`` is to_play's winning move as (x, y),
     ``"pass"`` when tenuki suffices, or None when to_play cannot win.
     """
 
@@ -218,7 +219,8 @@ class Solver:
         return self.board.cells[self.target] == EMPTY
 
     def solve(self, to_play: int, ko_master: str = "attacker", algo: str = "dfs",
-              max_nodes: int = 0, guide=None, table: Table | None = None) -> Verdict:
+              max_nodes: int = 0, guide=None, table: Table | None = None,
+              cpu_until: float | None = None) -> Verdict:
         """Solve the current position with ``to_play`` moving first.
 
         ``guide`` (e.g. :class:`model.guide.Guide`), when given, orders the moves: its
@@ -230,6 +232,9 @@ class Solver:
         The order changes, the verdict never does; the time to fill counts in ``seconds``.
         ``table`` (from :meth:`new_table`), when given, is read and written instead of the
         solver's own table for ``algo``, which the solve then leaves as it was.
+        ``cpu_until`` stops the search (winner None, as when ``max_nodes`` run out) once
+        the calling thread's CPU clock (:func:`time.thread_time`) reaches it
+        (:mod:`solver.time_limit`); None: no time limit.
         """
         if algo not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {ALGORITHMS}, not {algo!r}")
@@ -252,13 +257,13 @@ class Solver:
                 self.prior_weight[1] = guide_fade_nodes(guide)
             if algo == "dfs":
                 result = self.run_search(table, max_nodes, lambda: dfs.search(
-                    self.context, table.keys, table.values, table.work, to_play, km, depth))
+                    self.context, table.keys, table.values, table.work, to_play, km, depth), cpu_until)
             else:
                 # the same product numpy's uint64 would give, wrapped without its overflow warning
                 salt = np.uint64(0x5851F42D4C957F2D * (self.solves + 1) % 2**64)
                 result = self.run_search(table, max_nodes, lambda: dfpn.solve(
                     self.context, table.keys, table.values, table.work, self.dfpn_scratch, salt, to_play, km,
-                    depth))
+                    depth), cpu_until)
         finally:
             # the prior belongs to this solve's root: no later search (or line) may read it
             self.prior[:] = 0.0
@@ -266,7 +271,7 @@ class Solver:
         seconds = time.perf_counter() - started
         self.solves += 1
         nodes = int(self.counters[NODES])
-        if self.counters[ABORT] == ABORT_NODE_BUDGET:
+        if self.counters[ABORT] in (ABORT_NODE_BUDGET, ABORT_TIME_LIMIT):
             return Verdict(to_play, None, None, self.defender, nodes, seconds)
         winner = int(winner_of(result))
         move = None
@@ -280,11 +285,12 @@ class Solver:
         with (it grows as the search needs, up to the solver's ``max_table_mb``)."""
         return Table(log2_size, dfpn.VALUE_FIELDS if algo == "dfpn" else 1, max_bytes=self.max_table_bytes)
 
-    def run_search(self, table: Table, max_nodes: int, search):
+    def run_search(self, table: Table, max_nodes: int, search, cpu_until: float | None = None):
         """Run ``search()``, a compiled search over ``table`` (read when called), with a node
-        budget for all of it; a search stopped by a full table is run again after the table
-        grows.  Returns the search's result; ``counters`` says how it ended.  The counters
-        and the history counts (``cutoffs``) start from zero."""
+        budget and a CPU-time limit (``cpu_until``, :mod:`solver.time_limit`) for all of it; a
+        search stopped by a full table is run again after the table grows.  Returns the
+        search's result; ``counters`` says how it ended.  The counters and the history
+        counts (``cutoffs``) start from zero."""
         self.counters[:] = 0
         self.cutoffs[:] = 0.0
         self.counters[MAX_NODES] = max_nodes
@@ -293,7 +299,8 @@ class Solver:
             self.counters[TAGS] = 0
             self.counters[TABLE_COUNT] = table.count
             self.counters[TABLE_CAPPED] = table.capped
-            result = search()
+            with cpu_limit(self.counters, cpu_until):
+                result = search()
             table.count = int(self.counters[TABLE_COUNT])
             if self.counters[ABORT] != ABORT_TABLE_FULL:
                 return result

@@ -29,7 +29,7 @@ from .jit import inline_kernel, kernel
 # counters[] slots shared by the searches (RACE_PROOFS: nodes the race count settled).
 NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED, RACE_PROOFS = 0, 1, 2, 3, 4, 5, 6
 COUNTERS_SIZE = 7
-ABORT_NODE_BUDGET, ABORT_TABLE_FULL = 1, 2
+ABORT_NODE_BUDGET, ABORT_TABLE_FULL, ABORT_TIME_LIMIT = 1, 2, 3
 
 PROBES = 64
 # Default bound of one table, in MiB (measured: RESULTS.md, "solve: a default

@@ -240,4 +240,4 @@ def test_every_help_gives_every_default():
               and action.default != argparse.SUPPRESS and "default" not in (action.help or "")]
     assert not silent
     help_text = commands.choices["solve"].format_help()
-    assert "(default: 10,000,000; 0: none)" in help_text and "(default: attacker)" in help_text
+    assert "(default: 10,000,000, or none with --seconds; 0: none)" in help_text and "(default: attacker)" in help_text

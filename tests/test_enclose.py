@@ -506,7 +506,7 @@ class ScriptedSolver:
     def target_captured(self):
         return False
 
-    def solve(self, side, ko_master, max_nodes, guide, algo="dfs"):
+    def solve(self, side, ko_master, max_nodes, guide, algo="dfs", cpu_until=None):
         move = self.played[-1] if self.played else None
         self.solves.append((move, guide is not None))
         if move is None:

@@ -1,6 +1,6 @@
 """``tsumego enclose``: open-board problems (a book's corner, no wall, no target) into enclosed ones.
 
-``tsumego enclose FILE_OR_DIR... --out DIR [--max-nodes N] [--max-area N]
+``tsumego enclose FILE_OR_DIR... --out DIR [--max-nodes N] [--max-area N] [--seconds S]
 [--guide FILE.tsq|MODEL_DIR | --no-guide] [--move-patterns FILE | --no-patterns]
 [BEAM_OPTION...]`` frames each
 problem (:mod:`pipeline.enclose.frame`), infers its target and goal
@@ -48,7 +48,7 @@ DEFAULT_MAX_NODES = 200_000
 
 def record_settings(max_nodes: int = DEFAULT_MAX_NODES, max_area: int = DEFAULT_MAX_AREA,
                     guide_name: str | None = None, algo: str = "dfs", patterns: str | None = None,
-                    guide_after: int = question.GUIDE_AFTER) -> dict:
+                    guide_after: int = question.GUIDE_AFTER, seconds: float | None = None) -> dict:
     """The settings a problem's record is kept under (its fingerprint's): a record made under
     others is redone.  A default left out keeps the records made before it was a setting."""
     # the reading's version: a record made by an earlier way of reading is redone
@@ -61,6 +61,8 @@ def record_settings(max_nodes: int = DEFAULT_MAX_NODES, max_area: int = DEFAULT_
         settings["algo"] = algo
     if patterns is not None:
         settings["patterns"] = patterns
+    if seconds is not None:
+        settings["seconds"] = seconds   # the problem's CPU time (stage.final_at_any_effort)
     return settings
 
 
@@ -73,6 +75,8 @@ def cmd_enclose(args) -> int:
         args.parser.error("--max-nodes and --max-area must be positive")
     if args.guide_after < 0:
         args.parser.error("--guide-after must not be negative")
+    if args.seconds is not None and args.seconds <= 0:
+        args.parser.error("--seconds must be positive")
     for given in args.inputs:
         if not storage.is_remote(given) and not os.path.exists(given):
             raise CommandError(f"{given}: no such file or folder")
@@ -85,7 +89,7 @@ def cmd_enclose(args) -> int:
     guide_loader, guide_name = stage_guide(args) if stage_guide is not None else (None, None)
     move_patterns = patterns_from_args(args)
     settings = record_settings(args.max_nodes, args.max_area, guide_name, args.algo,
-                               patterns_setting(args, move_patterns), args.guide_after)
+                               patterns_setting(args, move_patterns), args.guide_after, args.seconds)
     outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,
                           guide_loader=guide_loader, move_patterns=move_patterns)
     records = outcome["records"]
@@ -120,6 +124,11 @@ def register(commands) -> None:
                         help="unguided nodes a guided solve starts with, the guide called only "
                              f"where they leave it unsettled (default {question.GUIDE_AFTER:,}; 0: "
                              "the guide from the first node)")
+    parser.add_argument("--seconds", type=float, default=None, metavar="S",
+                        help="CPU seconds a problem may take: what the node budget leaves without a fit "
+                             "is read again, the smallest unsettled region first, until one fits or the "
+                             "time is spent; over an earlier run's folder, only problems still without a "
+                             "fit are read again (default: the node budget alone)")
     add_pattern_options(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_enclose)

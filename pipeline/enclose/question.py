@@ -57,12 +57,15 @@ class Order:
     learned patterns; False, the liberty heuristic; or a :class:`MovePatterns`).
     ``algo`` is the search every solve runs (``dfs`` or ``dfpn``); the guide is called
     only where ``guide_after`` unguided nodes leave a solve unsettled (:func:`ordered_solve`).
+    ``cpu_until`` stops every solve once the thread's CPU clock (:func:`time.thread_time`)
+    reaches it (None: no time limit; :mod:`solver.time_limit`).
     """
 
     guide: object = None
     move_patterns: object = True
     algo: str = "dfs"
     guide_after: int = GUIDE_AFTER
+    cpu_until: float | None = None
 
     def solver(self, problem: Problem, max_area: int) -> Solver:
         return Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
@@ -139,6 +142,8 @@ ESCALATION = 4
 # time and settled few more (Cho elementary none of 23, a sample of intermediate 2 of 17;
 # RESULTS.md, "enclose escalates with df-pn").
 LISTING_ALGO = "dfpn"
+# The search that spends a problem's time (``--seconds``) on its unsettled readings.
+TIME_ALGO = "dfpn"
 
 
 def empty_points(frame: Frame, area) -> int:
@@ -169,7 +174,7 @@ def more_telling(reading: Reading, than: Reading) -> bool:
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
-         max_nodes: int, max_area: int, order: Order = Order()) -> list[Reading]:
+         max_nodes: int, max_area: int, order: Order = Order(), cpu_until: float | None = None) -> list[Reading]:
     """One reading per candidate region, the smallest regions first.
 
     Each region is read by :func:`read_region`.  Once a region fits (or fits
@@ -179,6 +184,10 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     none fits and one ran out of nodes, one region is read again with more
     nodes (:func:`escalate`); when still none fits and none is a ko, the regions are read
     in the living-wall frame (:func:`read_living`).  ``order`` orders every solve's moves.
+    With ``cpu_until`` (the thread's CPU clock, :func:`time.thread_time`), a problem that
+    still has no fit nor ko then spends what is left of its time on its unsettled regions
+    (:func:`spend_time`): everything before is as without it, so more time never loses
+    a problem that fits without it.
     """
     groups = candidates(stones, frozenset(book))
     readings = []
@@ -191,7 +200,43 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
         escalate(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
     if not any(reading.verdict in (FITS, KO) for reading in readings):
         read_living(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
+    if cpu_until is not None and not any(reading.verdict in (FITS, KO) for reading in readings):
+        spend_time(stones, groups, readings, to_play, book, source, max_nodes, max_area, order, cpu_until)
     return readings
+
+
+def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], readings: list[Reading],
+               to_play: int, book: tuple[Point, ...], source: str, max_nodes: int, max_area: int,
+               order: Order, cpu_until: float) -> int | None:
+    """Read the unsettled regions again by ``TIME_ALGO``, in rounds of ``ESCALATION`` times the
+    last round's node budget a solve (the first: ``ESCALATION`` times ``max_nodes``), each
+    round the smallest region first, until one fits (or fits but for a ko) or the thread's
+    CPU clock reaches ``cpu_until``.  A region's new reading replaces its old one when more
+    telling.  Rounds, not one solve without a budget: a frame that does not settle would
+    take all the time, where a tighter one or another region settles in a fraction of it.
+    Returns the index of the region that fits, or None."""
+    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until)
+    budget = max_nodes   # a first pass without a node budget leaves nothing unsettled
+    while time.thread_time() < cpu_until:
+        budget *= ESCALATION
+        unsettled = sorted((i for i, reading in enumerate(readings) if reading.verdict == UNSETTLED),
+                           key=lambda i: readings[i].area)
+        if not unsettled:
+            return None
+        for i in unsettled:
+            if time.thread_time() >= cpu_until:
+                break
+            again = read_region(stones, groups[i], to_play, book, source, budget, max_area, timed,
+                                escalated=True)
+            again.nodes += readings[i].nodes
+            again.seconds += readings[i].seconds
+            if more_telling(again, readings[i]):
+                readings[i] = again
+            else:
+                readings[i].nodes, readings[i].seconds = again.nodes, again.seconds
+            if again.verdict in (FITS, KO):
+                return i
+    return None
 
 
 def read_living(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], readings: list[Reading],
@@ -348,16 +393,17 @@ def ordered_solve(solver: Solver, side: int, ko_master: str, max_nodes: int,
     """``solver.solve`` by ``order``'s search, its guide called only where the first
     ``order.guide_after`` nodes, unguided and on a table of their own, leave the solve
     unsettled; the two parts together keep to ``max_nodes``."""
-    guide, algo, guide_after = order.guide, order.algo, order.guide_after
+    guide, algo, guide_after, until = order.guide, order.algo, order.guide_after, order.cpu_until
     if guide is None or guide_after <= 0 or (max_nodes and max_nodes <= guide_after):
-        return solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo)
+        return solver.solve(side, ko_master=ko_master, max_nodes=max_nodes, guide=guide, algo=algo,
+                            cpu_until=until)
     # the unguided part keeps a table of its own (see GUIDE_AFTER)
     first = solver.solve(side, ko_master=ko_master, max_nodes=guide_after, algo=algo,
-                         table=solver.new_table(algo, PROBE_TABLE_LOG2))
+                         table=solver.new_table(algo, PROBE_TABLE_LOG2), cpu_until=until)
     if first.winner is not None:
         return first
     rest = max(1, max_nodes - first.nodes) if max_nodes else 0
-    guided = solver.solve(side, ko_master=ko_master, max_nodes=rest, guide=guide, algo=algo)
+    guided = solver.solve(side, ko_master=ko_master, max_nodes=rest, guide=guide, algo=algo, cpu_until=until)
     return replace(guided, nodes=first.nodes + guided.nodes, seconds=first.seconds + guided.seconds)
 
 

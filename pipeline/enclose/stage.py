@@ -28,7 +28,7 @@ from apache_beam.pvalue import TaggedOutput
 
 from pipeline.beam import running, storage
 from pipeline.enclose.outcome import enclose_file
-from pipeline.enclose.question import GUIDE_AFTER
+from pipeline.enclose.question import FITS, GUIDE_AFTER, KO
 from pipeline.errors import CommandError
 from pipeline.enclose.summary import summary_markdown
 from pipeline.progress import PolledBar
@@ -110,11 +110,27 @@ class Plan(beam.DoFn):
         record_path = self.layout.record(problem_id)
         if storage.exists(record_path):
             record = json.loads(storage.read_bytes(record_path))
-            if record.pop("fingerprint", None) == fingerprint(data, self.settings):
+            if (record.pop("fingerprint", None) == fingerprint(data, self.settings)
+                    or final_at_any_effort(record, data, self.settings)):
+                record.pop("first_pass", None)
                 self.done_before.inc()
                 yield TaggedOutput("done", record)
                 return
         yield problem_id, path, data
+
+
+def first_pass_settings(settings: dict) -> dict:
+    """The settings of a run's node-budget pass: all but ``seconds``, the time spent after it."""
+    return {name: value for name, value in settings.items() if name != "seconds"}
+
+
+def final_at_any_effort(record: dict, data: bytes, settings: dict) -> bool:
+    """Whether a record made at another effort (``seconds``, or none) stands at this one: its
+    node-budget pass ran under these settings and a reading fits or is a ko, which more time
+    never reads again (:func:`pipeline.enclose.question.read`).  So a run with more time over
+    an earlier run's folder reads only the problems still open."""
+    return (record.get("first_pass") == fingerprint(data, first_pass_settings(settings))
+            and any(r["verdict"] in (FITS, KO) for r in record.get("readings", [])))
 
 
 class Enclose(beam.DoFn):
@@ -137,13 +153,15 @@ class Enclose(beam.DoFn):
         result = enclose_file(data, path, problem_id, self.settings["max_nodes"], self.settings["max_area"],
                               guide=self.guide, move_patterns=self.move_patterns,
                               algo=self.settings.get("algo", "dfs"),
-                              guide_after=self.settings.get("guide_after", GUIDE_AFTER))
+                              guide_after=self.settings.get("guide_after", GUIDE_AFTER),
+                              seconds=self.settings.get("seconds"))
         target = self.layout.problem(problem_id)
         if result.sgf is not None:
             storage.write_atomic(target, result.sgf.encode())
         else:
             storage.delete_if_present([target])
-        record = dict(result.record, fingerprint=fingerprint(data, self.settings))
+        record = dict(result.record, fingerprint=fingerprint(data, self.settings),
+                      first_pass=fingerprint(data, first_pass_settings(self.settings)))
         storage.write_atomic(self.layout.record(problem_id),
                              (json.dumps(record, sort_keys=True) + "\n").encode())
         counter(result.record["outcome"]).inc()

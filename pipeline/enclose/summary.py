@@ -54,8 +54,11 @@ def summary_markdown(records: list[dict], settings: dict) -> str:
     if settings.get("patterns"):   # only when not the shipped ones
         order += f", learned move patterns: {settings['patterns']}"
     search = "df-pn" if settings.get("algo") == "dfpn" else "DFS"
+    effort = f"node budget {settings['max_nodes']:,} a solve"
+    if settings.get("seconds") is not None:
+        effort += f", then up to {settings['seconds']:g} CPU seconds a problem on what it leaves without a fit"
     lines = ["# tsumego enclose", "",
-             f"{search}, node budget {settings['max_nodes']:,} a solve, search areas up to {settings['max_area']} "
+             f"{search}, {effort}, search areas up to {settings['max_area']} "
              f"empty points, {order}."
              "  read = " + " + ".join(OUTCOMES) + "; *book move listed*: the enclosed "
              "problem lists the book's first move among its winning moves.", ""]

@@ -1,0 +1,173 @@
+"""The search's levers combined, at equal CPU, on book readings enclose left unsettled.
+
+    python -m research.combination_reach [--readings FILE.jsonl...] [--areas 17-23] [--sample 40]
+                                         [--seed 0] [--seconds 10] [--ways dfs,dfpn,...]
+                                         [--workers 2] [--out RESULTS.jsonl]
+
+Each reading (the format of ``bench/draws``) is framed again as its run framed it and
+solved with its side to play first, the attacker as ko master, once each *way*: a
+search and the knowledge it runs with (``WAYS``).  Every solve is stopped at
+``--seconds`` of its thread's CPU time (:mod:`solver.time_limit`), the guide's
+evaluations included, with no node budget; a fresh solver (empty tables) each time.
+
+Prints, by search area, the readings each way settled; and against the first way, over
+the readings both settled, the geometric mean and quartiles of the node and CPU
+ratios.  Where two ways settle a reading their winners must agree (exit code 1 if not).
+``--out`` keeps a line per solve, so that a table can be made again without solving.
+"""
+from __future__ import annotations
+
+import bench.single_thread_blas   # noqa: F401  (before numpy loads its BLAS)
+
+import argparse   # noqa: E402
+import json   # noqa: E402
+import math   # noqa: E402
+import multiprocessing   # noqa: E402
+import random   # noqa: E402
+import sys   # noqa: E402
+import time   # noqa: E402
+
+import numpy as np   # noqa: E402
+
+from bench.common import BUCKETS   # noqa: E402
+from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings   # noqa: E402
+from pipeline.enclose.reframe import framed_reading   # noqa: E402
+from pipeline.markdown import markdown_table   # noqa: E402
+from solver import Solver   # noqa: E402
+from solver.dfpn import RACE_LEAD_COST   # noqa: E402
+
+# way: (search, the Solver's options, guided); the race count and sibling hints are on in all
+WAYS = {
+    "dfs": ("dfs", {}, False),
+    "dfpn": ("dfpn", {}, False),
+    "dfpn-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, False),
+    "dfs-guide": ("dfs", {}, True),
+    "dfpn-guide": ("dfpn", {}, True),
+    "dfpn-guide-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, True),
+}
+
+_guide = None   # each worker's network, loaded once
+
+
+def _load_guide(solver: Solver):
+    """The shipped network's guide, loaded and run once on ``solver``'s position (its first
+    evaluation loads the feature planes' machine code: seconds, not counted)."""
+    global _guide
+    if _guide is None:
+        from model.guide import Guide
+        from model.shipped import shipped_packed_file
+        _guide = Guide.load(shipped_packed_file())
+        _guide.fill(solver, np.zeros_like(solver.prior))
+    _guide.cache.clear()
+    return _guide
+
+
+def solve_ways(job: tuple) -> list[dict]:
+    """Solve one reading every way; a line per solve."""
+    row, ways, seconds = job
+    found = framed_reading(REPOSITORY / row["file"], row)
+    if isinstance(found, str):
+        return [{"file": row["file"], "target": row["target"], "left_out": found}]
+    problem, area = found
+    lines = []
+    for way in ways:
+        algo, options, guided = WAYS[way]
+        solver = Solver(problem, **options)
+        guide = _load_guide(solver) if guided else None
+        started = time.thread_time()
+        verdict = solver.solve(problem.to_play, algo=algo, guide=guide, cpu_until=started + seconds)
+        lines.append({"file": row["file"], "target": row["target"], "area": area, "way": way,
+                      "winner": verdict.winner, "nodes": verdict.nodes,
+                      "cpu": round(time.thread_time() - started, 3)})
+    return lines
+
+
+def quartiles(values: list[float]) -> str:
+    values = sorted(values)
+    at = [values[min(len(values) - 1, int(q * len(values)))] for q in (0.25, 0.5, 0.75)]
+    return " / ".join(f"{v:.3g}" for v in at)
+
+
+def tables(lines: list[dict], ways: list[str]) -> list[str]:
+    """The settled counts by area and the ratios against the first way, as markdown lines."""
+    by_reading: dict[tuple, dict] = {}
+    for line in lines:
+        if "way" in line:
+            by_reading.setdefault((line["file"], line["target"]), {})[line["way"]] = line
+    out = []
+    rows = []
+    for label, lo, hi in BUCKETS + (("all", 0, 10**6),):
+        inside = [r for r in by_reading.values() if lo <= next(iter(r.values()))["area"] <= hi]
+        if inside:
+            rows.append([label, len(inside)] + [sum(r[w]["winner"] is not None for r in inside if w in r)
+                                                 for w in ways])
+    out += markdown_table(["empty points", "readings"] + ways, rows, align="lr" + "r" * len(ways))
+    base = ways[0]
+    rows = []
+    for way in ways[1:]:
+        both = [r for r in by_reading.values() if r[base]["winner"] is not None and r[way]["winner"] is not None]
+        if not both:
+            rows.append([way, 0, "-", "-", "-", "-"])
+            continue
+        nodes = [r[way]["nodes"] / r[base]["nodes"] for r in both]
+        cpu = [max(r[way]["cpu"], 1e-3) / max(r[base]["cpu"], 1e-3) for r in both]
+        rows.append([way, len(both), f"{math.exp(sum(map(math.log, nodes)) / len(nodes)):.3f}", quartiles(nodes),
+                     f"{math.exp(sum(map(math.log, cpu)) / len(cpu)):.3f}", quartiles(cpu)])
+    out += ["", f"against {base}, on the readings both settled:", ""]
+    out += markdown_table(["way", "both settled", "nodes (geometric mean)", "nodes (quartiles)",
+                           "CPU (geometric mean)", "CPU (quartiles)"], rows, align="lrrrrr")
+    return out
+
+
+def disagreements(lines: list[dict]) -> list[str]:
+    winners: dict[tuple, set] = {}
+    for line in lines:
+        if line.get("winner") is not None:
+            winners.setdefault((line["file"], line["target"]), set()).add(line["winner"])
+    return [f"{file} {target}: winners differ" for (file, target), w in winners.items() if len(w) > 1]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--readings", nargs="+", default=[str(DEFAULT_READINGS)], metavar="FILE.jsonl")
+    parser.add_argument("--areas", default="17-23", metavar="LOW-HIGH")
+    parser.add_argument("--sample", type=int, default=40, help="this many readings drawn (0: all)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds a solve may take")
+    parser.add_argument("--ways", default=",".join(WAYS), help="comma-separated, of " + ", ".join(WAYS))
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", help="a line per solve (JSON)")
+    parser.add_argument("--tables-from", metavar="RESULTS.jsonl", help="print the tables of an earlier --out")
+    args = parser.parse_args(argv)
+    ways = [w for w in args.ways.split(",") if w]
+    if not ways or any(w not in WAYS for w in ways):
+        parser.error(f"--ways: a comma-separated list of {', '.join(WAYS)}")
+    if args.tables_from:
+        with open(args.tables_from) as f:
+            lines = [json.loads(line) for line in f]
+    else:
+        low, _, high = args.areas.partition("-")
+        readings = [r for r in read_readings(args.readings) if int(low) <= r["area"] <= int(high)]
+        if args.sample:
+            readings = random.Random(args.seed).sample(readings, min(args.sample, len(readings)))
+        print(f"{len(readings)} readings of {args.areas} empty points, {', '.join(ways)}, "
+              f"{args.seconds:g} CPU s a solve", flush=True)
+        lines = []
+        out = open(args.out, "w") if args.out else None
+        with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+            for done in pool.imap_unordered(solve_ways, [(r, ways, args.seconds) for r in readings]):
+                lines += done
+                for line in done:
+                    print(json.dumps(line), flush=True)
+                    if out:
+                        print(json.dumps(line), file=out, flush=True)
+        if out:
+            out.close()
+    print(*tables(lines, ways), sep="\n")
+    differ = disagreements(lines)
+    print(f"readings whose winners differ: {len(differ)}", *differ, sep="\n  ")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

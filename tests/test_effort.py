@@ -1,0 +1,145 @@
+"""Effort in CPU seconds (``--seconds``): what ``solve`` and ``enclose`` do with a problem's time.
+
+``enclose`` spends it only on problems its node budget leaves without a fit, in rounds of
+growing node budgets (:func:`pipeline.enclose.question.spend_time`); a rerun with more time
+over an earlier run's folder reads only the problems still without one.  The positions are
+the composed ones of ``tests/open-problems`` and ``tests/test_time_limit.py``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from types import SimpleNamespace
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.enclose import question
+from pipeline.enclose.outcome import enclose_file
+from pipeline.enclose.reader import read_open_problem
+
+from test_enclose import EXPECTED, OPEN
+from test_time_limit import EASY, HARD
+
+# Too few nodes a solve for these problems to fit in the first pass, which more time mends.
+STARVED = 30
+NEED_TIME = ("loose-corner-kill", "loose-side-live", "corner-kill-by-ko")
+FIT_STARVED = ("corner-kill-bent-three", "corner-live-bulky-five")
+
+
+def enclosed(name: str, max_nodes: int, seconds: float | None = None) -> dict:
+    path = OPEN / f"{name}.sgf"
+    return enclose_file(path.read_bytes(), str(path), name, max_nodes, 40, seconds=seconds).record
+
+
+@pytest.mark.parametrize("name", NEED_TIME)
+def test_time_settles_what_the_node_budget_left_with_the_answer_of_a_full_budget(name):
+    assert enclosed(name, STARVED)["outcome"] == "unsettled"
+    record = enclosed(name, STARVED, seconds=20)
+    outcome, target, goal, winning = EXPECTED[name]
+    assert (record["outcome"], record["target"], record["goal"]) == (outcome, target, goal)
+    assert tuple(record["winning"]) == winning
+
+
+@pytest.mark.parametrize("name", FIT_STARVED)
+def test_a_problem_that_fits_in_the_first_pass_is_read_the_same_with_time(name):
+    plain = enclosed(name, STARVED)
+    timed = enclosed(name, STARVED, seconds=20)
+    for record in (plain, timed):
+        record.pop("seconds")
+    assert timed == plain
+
+
+class FakeClock:
+    """The CPU clock ``question`` reads, advanced by each solve."""
+
+    def __init__(self):
+        self.now = 0.0
+
+    def thread_time(self):
+        return self.now
+
+    def perf_counter(self):
+        return self.now
+
+
+def test_time_is_spent_in_rounds_of_growing_budgets_the_smallest_region_first(monkeypatch):
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    clock = FakeClock()
+    solves = []
+
+    def unsettled(stones, target, frame, *rest, area=None):
+        return question.Reading(target=target, goal="live", frame=frame, verdict=question.UNSETTLED,
+                                area=area or len(frame.region))
+
+    def read_region(stones, group, to_play, book, source, budget, max_area, order, escalated=False):
+        clock.now += 1.0
+        target, frame = group[0]
+        solves.append((budget, order.algo, len(frame.region), order.cpu_until))
+        return unsettled(stones, target, frame)
+
+    monkeypatch.setattr(question, "time", clock)
+    monkeypatch.setattr(question, "read_region", read_region)
+    monkeypatch.setattr(question, "solve_reading", unsettled)   # the living wall's readings
+    question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40, cpu_until=40.0)
+    timed = [s for s in solves if s[3] is not None]
+    assert timed and all(algo == question.TIME_ALGO and cpu_until == 40.0 for _, algo, _, cpu_until in timed)
+    assert len(solves) - len(timed) <= len(question.candidates(problem.stones, frozenset(problem.book))) + 1
+    budgets = [budget for budget, *_ in timed]
+    assert budgets == sorted(budgets) and budgets[0] == 1000 * question.ESCALATION
+    assert 1000 * question.ESCALATION ** 3 in budgets
+    assert 40.0 <= clock.now <= 40.0 + 1.0   # a solve started before the time was up may end past it
+    for budget in set(budgets):
+        areas = [area for b, _, area, _ in timed if b == budget]
+        assert areas == sorted(areas)
+
+
+def test_no_time_is_spent_once_a_region_fits(monkeypatch):
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    calls = []
+    monkeypatch.setattr(question, "spend_time", lambda *args: calls.append(args))
+    monkeypatch.setattr(question, "solve_reading", lambda stones, target, frame, *rest: question.Reading(
+        target=target, goal="live", frame=frame, verdict=question.FITS, area=5))
+    question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40, cpu_until=1e9)
+    assert calls == []
+
+
+def test_a_rerun_with_time_reads_only_the_problems_still_without_a_fit(tmp_path, capsys):
+    source = tmp_path / "open"
+    source.mkdir()
+    for name in NEED_TIME[:1] + FIT_STARVED:
+        shutil.copy(OPEN / f"{name}.sgf", source)
+    out = tmp_path / "enclosed"
+    assert main(["enclose", str(source), "--out", str(out), "--max-nodes", str(STARVED), "--no-progress"]) == 0
+    assert "enclosed 2 " in capsys.readouterr().out
+    assert main(["enclose", str(source), "--out", str(out), "--max-nodes", str(STARVED), "--seconds", "20",
+                 "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "enclosed 3 " in said and "(2 done in earlier runs)" in said
+    records = [json.loads(line) for line in (out / "enclose.jsonl").read_text().splitlines()]
+    assert all("first_pass" not in r and "fingerprint" not in r for r in records)
+    assert "then up to 20 CPU seconds a problem" in (out / "summary.md").read_text()
+    # the same folder at its own settings again: nothing read
+    assert main(["enclose", str(source), "--out", str(out), "--max-nodes", str(STARVED), "--seconds", "20",
+                 "--no-progress"]) == 0
+    assert "(3 done in earlier runs)" in capsys.readouterr().out
+
+
+def test_solve_stops_at_its_seconds_and_says_so(tmp_path, capsys):
+    hard, easy = tmp_path / "hard.sgf", tmp_path / "easy.sgf"
+    hard.write_bytes(HARD)
+    easy.write_bytes(EASY)
+    assert main(["solve", "--seconds", "0.2", str(hard), str(easy)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "is not settled within 0.2 s" in lines[0]
+    assert "kills the white group" in lines[1] and "proved" in lines[1]
+    assert main(["solve", "--seconds", "0.2", "--max-nodes", "1000", str(hard)]) == 0
+    assert "is not settled within 1,000 nodes or 0.2 s" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["solve", "enclose"])
+def test_seconds_must_be_positive(tmp_path, capsys, command):
+    extra = ["--out", str(tmp_path / "out")] if command == "enclose" else []
+    with pytest.raises(SystemExit):
+        main([command, str(OPEN / "loose-corner-kill.sgf"), "--seconds", "0", *extra])
+    assert "--seconds must be positive" in capsys.readouterr().err
