@@ -143,3 +143,20 @@ def test_seconds_must_be_positive(tmp_path, capsys, command):
     with pytest.raises(SystemExit):
         main([command, str(OPEN / "loose-corner-kill.sgf"), "--seconds", "0", *extra])
     assert "--seconds must be positive" in capsys.readouterr().err
+
+
+def test_several_readings_that_fit_keep_the_problem_enclosed_on_the_first():
+    """Each reading that fits has the book's move winning: more effort settling a second one
+    must not take the problem off the list, and the record names both."""
+    from pipeline.enclose.outcome import choose
+
+    def fits(target, winning):
+        return question.Reading(target=target, goal="kill", frame=None, verdict=question.FITS, area=9,
+                                winning=winning)
+
+    first, second = fits((0, 0), [(1, 0)]), fits((5, 5), [(1, 0), (2, 0)])
+    outcome, reading, why = choose([first, question.Reading(target=(3, 3), goal="live", frame=None,
+                                                            verdict=question.SETTLED), second])
+    assert (outcome, reading) == ("enclosed", first)
+    assert "2 readings fit" in why and "A19 wins at B19;" in why and "F14 wins at B19, C19" in why
+    assert choose([first, fits((5, 5), [(1, 0)])]) == ("enclosed", first, "")

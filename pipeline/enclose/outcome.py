@@ -2,11 +2,12 @@
 
 The outcome is decided from the readings (:mod:`pipeline.enclose.question`):
 
-- ``enclosed``: one reading fits, or several that agree on every winning
-  first move (a capturing race reads the same as killing one side or saving
-  the other);
-- ``ambiguous``: readings that fit with different answers, or none that
-  turns on who moves first;
+- ``enclosed``: a reading fits (the book's move wins in it); where several
+  fit, the smallest region's is kept and, if their winning moves differ, the
+  record's ``reason`` names them all (a capturing race reads the same as
+  killing one side or saving the other);
+- ``ambiguous``: no reading turns on who moves first with the book's move in
+  its area;
 - ``ko``: no reading fits, and the side to play lives only by winning a ko,
   which the project's problems give to the attacker (docs/enclose.md);
 - ``unsettled``: no reading fits and one ran out of nodes;
@@ -44,10 +45,13 @@ def choose(readings: list[question.Reading]) -> tuple[str, question.Reading | No
     verdicts = [r.verdict for r in readings]
     fits = [r for r in readings if r.verdict == question.FITS]
     if fits:
+        # The book's move wins in every reading that fits, so each is a sound problem with the
+        # book's answer: the smallest region's is kept and the others are named.  (Counted as
+        # ambiguous, a problem would be lost by settling a second region with more effort.)
         if len({frozenset(r.winning) for r in fits}) == 1:
             return "enclosed", fits[0], ""
-        return "ambiguous", fits[0], (f"{len(fits)} readings fit with different winning moves: "
-                                      + "; ".join(describe(r) for r in fits))
+        return "enclosed", fits[0], (f"{len(fits)} readings fit, each with the book's move, the first kept: "
+                                     + "; ".join(describe(r) for r in fits))
     for verdict, outcome in ((question.KO, "ko"), (question.UNSETTLED, "unsettled"),
                              (question.BOOK_FAILS, "book-move-fails")):
         if verdict in verdicts:
