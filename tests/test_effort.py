@@ -160,3 +160,13 @@ def test_several_readings_that_fit_keep_the_problem_enclosed_on_the_first():
     assert (outcome, reading) == ("enclosed", first)
     assert "2 readings fit" in why and "A19 wins at B19;" in why and "F14 wins at B19, C19" in why
     assert choose([first, fits((5, 5), [(1, 0)])]) == ("enclosed", first, "")
+
+
+def test_an_order_with_solvers_keeps_one_solver_a_frame_and_ko_master():
+    problem = read_open_problem((OPEN / "loose-corner-kill.sgf").read_bytes(), "loose-corner-kill")
+    framed = question.Problem(source="t", size=19, stones=question.enclose(
+        problem.stones, (3, 0), keep=frozenset(problem.book)).stones, target=(3, 0), to_play=problem.to_play)
+    kept = question.Order(solvers={})
+    assert kept.solver(framed, 40) is kept.solver(framed, 40)
+    assert kept.solver(framed, 40, "defender") is not kept.solver(framed, 40)
+    assert question.Order().solver(framed, 40) is not question.Order().solver(framed, 40)

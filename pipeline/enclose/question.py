@@ -58,7 +58,8 @@ class Order:
     ``algo`` is the search every solve runs (``dfs`` or ``dfpn``); the guide is called
     only where ``guide_after`` unguided nodes leave a solve unsettled (:func:`ordered_solve`).
     ``cpu_until`` stops every solve once the thread's CPU clock (:func:`time.thread_time`)
-    reaches it (None: no time limit; :mod:`solver.time_limit`).
+    reaches it (None: no time limit; :mod:`solver.time_limit`).  ``solvers``, when given,
+    keeps each frame's solver, tables and all, for the next reading of the same frame.
     """
 
     guide: object = None
@@ -66,9 +67,16 @@ class Order:
     algo: str = "dfs"
     guide_after: int = GUIDE_AFTER
     cpu_until: float | None = None
+    solvers: dict | None = field(default=None, compare=False)
 
-    def solver(self, problem: Problem, max_area: int) -> Solver:
-        return Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
+    def solver(self, problem: Problem, max_area: int, ko_master: str = "attacker") -> Solver:
+        """A solver of ``problem`` (a fresh one, or the one kept for its frame and ko master)."""
+        if self.solvers is None:
+            return Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
+        key = (problem.target, problem.stones.tobytes(), max_area, ko_master)
+        if key not in self.solvers:
+            self.solvers[key] = Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
+        return self.solvers[key]
 
 
 @dataclass
@@ -214,8 +222,9 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
     CPU clock reaches ``cpu_until``.  A region's new reading replaces its old one when more
     telling.  Rounds, not one solve without a budget: a frame that does not settle would
     take all the time, where a tighter one or another region settles in a fraction of it.
-    Returns the index of the region that fits, or None."""
-    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until)
+    Each frame keeps its solver from round to round, so a round goes on from the proofs and
+    numbers of the last.  Returns the index of the region that fits, or None."""
+    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={})
     budget = max_nodes   # a first pass without a node budget leaves nothing unsettled
     while time.thread_time() < cpu_until:
         budget *= ESCALATION
@@ -381,7 +390,7 @@ def solve_candidate(reading: Reading, to_play: int, book: tuple[Point, ...], sou
     if reading.verdict == SETTLED and reading.goal == "live":
         # A live problem whose answer is a ko: the defender lives only as ko master.
         probe = Reading(target=reading.target, goal=reading.goal, frame=frame)
-        if settle(order.solver(problem, max_area), probe, to_play, book, max_nodes, "defender",
+        if settle(order.solver(problem, max_area, "defender"), probe, to_play, book, max_nodes, "defender",
                   order) == FITS:
             reading.verdict = KO
             reading.book, reading.winning = probe.book, probe.winning   # as the defender's ko won
