@@ -36,14 +36,15 @@ import numpy as np
 from numba import njit
 
 from .jit import inline_kernel, kernel
+from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_OPPONENT_LIBERTIES,
                       C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SIBLING_HINTS, C_TAGS, C_TARGET,
-                      C_TARGET_LIBERTIES, CAPTURES_TARGET,
+                      C_TARGET_LIBERTIES, CAPTURES_TARGET, LIVES,
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
-from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack
-from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, TAGS, node_key, node_key_after,
-                    table_claim, table_slot)
+from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack, repetition_depth
+from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, SIMULATED, SIMULATIONS, TAGS,
+                    node_key, node_key_after, table_claim, table_slot)
 
 # A proof or disproof sets a number to INFINITE.  Sums of working numbers
 # count a shared subtree once per path into it and can grow exponentially with
@@ -102,6 +103,9 @@ ESCAPE_LIBERTIES = 4
 # 50 unsettled readings it settled 39 against 34 at equal nodes, one more in a hundred
 # at equal CPU (RESULTS.md, "How far the unsettled readings are").
 RACE_LEAD_COST = 256
+# Kawano's simulation (Solver(simulation_nodes=...), _simulate; off by default): the nodes one
+# try may take before it gives up.
+SIMULATION_NODES = 256
 # 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR (epsilon 1/2 and 1/8 took 4% and
 # 1% more nodes on hard reference problems, 1 took 7% more).
 EPSILON_DIVISOR = 4
@@ -279,6 +283,90 @@ def _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, 
 
 
 @kernel
+def _simulate(context, keys, values, work, color, prover, km, depth, twin_delta, limit):
+    """Kawano's simulation: whether ``prover`` wins the node at ``depth`` (``color`` to move)
+    by replaying the proof of the position ``twin_delta`` away (a refuted sibling's, the
+    same moves played since): the prover plays the move that won there, every reply of
+    the other side is answered so, and nothing else is searched.  True only for a proof
+    that holds on every path: of exact table entries, captures and static life, with no
+    move forbidden or allowed by a repetition and no pass situation met again; each node
+    so proved is stored as exact.  False as soon as anything else is needed, or the
+    search's node count passes ``limit``.
+    """
+    counters = context[C_COUNTERS]
+    counters[NODES] += 1
+    if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
+        counters[ABORT] = ABORT_NODE_BUDGET
+    if counters[ABORT] != 0 or counters[NODES] > limit or depth > MAX_DEPTH:
+        return False
+    first_node = counters[NODES]
+    cells = context[C_CELLS]
+    target = context[C_TARGET]
+    path = context[C_PATH]
+    position = context[C_HASH][0]
+    after_pass = depth > 0 and path[depth - 1] == position
+    key = node_key_after(position, color, km, after_pass)
+    known = _slot_of(keys, key)
+    if known >= 0 and _is_solved(values, known):
+        return (values[known, V_PHI] == 0) == (color == prover)
+    defender = cells[target]
+    if color != defender and target_lives(context):
+        return prover == defender
+    path[depth] = position
+    if color == prover:
+        twin = _slot_of(keys, node_key_after(position ^ twin_delta, color, km, after_pass))
+        if twin < 0 or values[twin, V_PHI] != 0:
+            return False
+        p = values[twin, V_MOVE]
+        if p < 0 or cells[p] != EMPTY:
+            return False
+        if play_move(context, p, color) < 0:
+            return False
+        if cells[target] == EMPTY:
+            won = True
+        elif repetition_depth(path, depth, context[C_HASH][0]) != INF_DEPTH:
+            won = False
+        else:
+            won = _simulate(context, keys, values, work, 3 - color, prover, km, depth + 1, twin_delta, limit)
+        undo_move(context)
+        if won:
+            _store(keys, values, work, counters, key, key, 0, INFINITE, INF_DEPTH, p, False,
+                   counters[NODES] - first_node + 1)
+        return won
+    n, earliest = generate_moves(context, color, km, depth, NO_MOVE)
+    if earliest != INF_DEPTH:
+        return False   # a repetition decides a move
+    moves = context[C_MOVES][depth]
+    scores = context[C_SCORES][depth]
+    for i in range(n):
+        if scores[i] >= LIVES:
+            return False   # the mover captures the target or makes it pass-alive
+    tags = context[C_TAGS]
+    for i in range(n):
+        p = moves[i]
+        if p == PASS:
+            if km_after_pass(path, depth, position, color, km) != km:
+                return False   # the prover passed just before (never: its move came last)
+            tag = node_key(position, prover, km)
+            for t in range(counters[TAGS]):
+                if tags[t] == tag:
+                    return False   # a pass situation met again: the path decides
+            tags[counters[TAGS]] = tag
+            counters[TAGS] += 1
+            won = _simulate(context, keys, values, work, prover, prover, km, depth + 1, twin_delta, limit)
+            counters[TAGS] -= 1
+        else:
+            play_move(context, p, color)
+            won = _simulate(context, keys, values, work, prover, prover, km, depth + 1, twin_delta, limit)
+            undo_move(context)
+        if not won:
+            return False
+    _store(keys, values, work, counters, key, key, INFINITE, 0, INF_DEPTH, NO_MOVE, False,
+           counters[NODES] - first_node + 1)
+    return True
+
+
+@kernel
 def _mid(context, keys, values, work, scratch, stack, root, signature, color, km, depth,
          th_phi, th_delta, cycle):
     """Search until phi >= th_phi or delta >= th_delta.
@@ -346,6 +434,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     tags = context[C_TAGS]
     row = scratch[depth]
     hinting = context[C_SIBLING_HINTS][0] != 0
+    simulation = context[C_SIBLING_HINTS][1]
 
     phi = INFINITE
     delta = np.int64(0)
@@ -386,6 +475,25 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         child_th_delta = min(th_phi, second + second // EPSILON_DIVISOR + 1)
         p = moves[best]
         path[depth] = position
+        if (simulation > 0 and refuted >= 0 and p != PASS and moves[refuted] != PASS
+                and row[refuted, S_REPD] == INF_DEPTH and row[best, S_CYCLE] == INF_DEPTH
+                and _slot_of(keys, node_key_after(hashes[best], opp, km, False)) < 0):
+            # a child met for the first time beside a move refuted on every path: first try
+            # that refutation on it (Kawano's simulation, _simulate), which proves it exactly
+            counters[SIMULATIONS] += 1
+            play_move(context, p, color)
+            proved = _simulate(context, keys, values, work, opp, opp, km, depth + 1,
+                               hashes[best] ^ hashes[refuted], counters[NODES] + simulation)
+            undo_move(context)
+            if counters[ABORT] != 0:
+                return np.int64(1), np.int64(1), 0, NO_MOVE
+            if proved:
+                counters[SIMULATED] += 1
+                row[best, S_PHI] = 0
+                row[best, S_DELTA] = INFINITE
+                row[best, S_REPD] = INF_DEPTH
+                row[best, S_SOLVED] = 1
+                continue
         if hinting:
             # the child answers to the first child proven lost for the mover, if any (never
             # the best one: a lost child's delta is INFINITE, and the search stops when all are)

@@ -115,12 +115,15 @@ class Solver:
     the race against its weakest opponent (:data:`solver.dfpn.RACE_LEAD_COST`; 0: not
     counted).  ``sibling_hints`` lets both searches try first, below a refuted sibling, the
     move that won the same line in that sibling's subtree (:mod:`solver.dfs`; df-pn at a
-    node's first visit).  The verdict is the same either way.
+    node's first visit).  ``simulation_nodes`` > 0 lets df-pn prove a refuted move's open
+    siblings by replaying its refutation, up to that many nodes a sibling
+    (:func:`solver.dfpn._simulate`; 0: off).  The verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
-                 race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True):
+                 race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True,
+                 simulation_nodes: int = 0):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -185,7 +188,8 @@ class Solver:
             np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
             np.full((rows, width), 8, dtype=np.int32),      # the opponents' fewest liberties after each move
             self.sibling,
-            np.array([1 if sibling_hints else 0], dtype=np.int64),
+            # the sibling hints on or off; df-pn's simulation budget (solver.dfpn._simulate; 0: off)
+            np.array([1 if sibling_hints else 0, simulation_nodes], dtype=np.int64),
         )
 
     @property

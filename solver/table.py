@@ -28,7 +28,9 @@ from .jit import inline_kernel, kernel
 
 # counters[] slots shared by the searches (RACE_PROOFS: nodes the race count settled).
 NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED, RACE_PROOFS = 0, 1, 2, 3, 4, 5, 6
-COUNTERS_SIZE = 7
+# df-pn's simulations (solver.dfpn._simulate): siblings tried, siblings proved so
+SIMULATIONS, SIMULATED = 7, 8
+COUNTERS_SIZE = 9
 ABORT_NODE_BUDGET, ABORT_TABLE_FULL, ABORT_TIME_LIMIT = 1, 2, 3
 
 PROBES = 64

@@ -1,8 +1,8 @@
 """The search's levers combined, at equal CPU, on book readings enclose left unsettled.
 
-    python -m research.combination_reach [--readings FILE.jsonl...] [--areas 17-23] [--sample 40]
-                                         [--seed 0] [--seconds 10] [--ways dfs,dfpn,...]
-                                         [--workers 2] [--out RESULTS.jsonl]
+    python -m bench.combination_reach [--readings FILE.jsonl...] [--areas 17-23] [--sample 40]
+                                      [--seed 0] [--seconds 10] [--ways dfs,dfpn,...]
+                                      [--workers 2] [--out RESULTS.jsonl] [--tables-from RESULTS.jsonl]
 
 Each reading (the format of ``bench/draws``) is framed again as its run framed it and
 solved with its side to play first, the attacker as ko master, once each *way*: a
@@ -34,7 +34,7 @@ from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings   # no
 from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import Solver   # noqa: E402
-from solver.dfpn import RACE_LEAD_COST   # noqa: E402
+from solver.dfpn import RACE_LEAD_COST, SIMULATION_NODES   # noqa: E402
 
 # way: (search, the Solver's options, guided); the race count and sibling hints are on in all
 WAYS = {
@@ -44,6 +44,8 @@ WAYS = {
     "dfs-guide": ("dfs", {}, True),
     "dfpn-guide": ("dfpn", {}, True),
     "dfpn-guide-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, True),
+    "dfpn-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, False),
+    "dfpn-guide-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, True),
 }
 
 _guide = None   # each worker's network, loaded once
@@ -105,7 +107,8 @@ def tables(lines: list[dict], ways: list[str]) -> list[str]:
     base = ways[0]
     rows = []
     for way in ways[1:]:
-        both = [r for r in by_reading.values() if r[base]["winner"] is not None and r[way]["winner"] is not None]
+        both = [r for r in by_reading.values() if base in r and way in r
+                and r[base]["winner"] is not None and r[way]["winner"] is not None]
         if not both:
             rows.append([way, 0, "-", "-", "-", "-"])
             continue
@@ -134,18 +137,21 @@ def main(argv=None) -> int:
     parser.add_argument("--sample", type=int, default=40, help="this many readings drawn (0: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds a solve may take")
-    parser.add_argument("--ways", default=",".join(WAYS), help="comma-separated, of " + ", ".join(WAYS))
+    parser.add_argument("--ways", help="comma-separated, of " + ", ".join(WAYS)
+                        + " (default: all; with --tables-from, those the file holds)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="a line per solve (JSON)")
     parser.add_argument("--tables-from", metavar="RESULTS.jsonl", help="print the tables of an earlier --out")
     args = parser.parse_args(argv)
-    ways = [w for w in args.ways.split(",") if w]
-    if not ways or any(w not in WAYS for w in ways):
-        parser.error(f"--ways: a comma-separated list of {', '.join(WAYS)}")
+    lines = []
     if args.tables_from:
         with open(args.tables_from) as f:
             lines = [json.loads(line) for line in f]
-    else:
+    held = {line.get("way") for line in lines}
+    ways = [w for w in args.ways.split(",") if w] if args.ways else [w for w in WAYS if w in held or not lines]
+    if not ways or any(w not in WAYS for w in ways):
+        parser.error(f"--ways: a comma-separated list of {', '.join(WAYS)}")
+    if not args.tables_from:
         low, _, high = args.areas.partition("-")
         readings = [r for r in read_readings(args.readings) if int(low) <= r["area"] <= int(high)]
         if args.sample:
