@@ -20,11 +20,15 @@ def test_json_lines_and_errors(tmp_path, capsys):
     (row,) = [json.loads(line) for line in out.splitlines()]
     assert row["file"] == str(good) and row["to_play"] == "B"
     assert row["status"] in ("safe", "unsafe") and row["nodes"] > 0
-    # Black to kill three points in the corner: the vital point wins, in Go coordinates
-    # with the SGF point beside them.
-    assert row["status"] == "unsafe" and (row["move"], row["sgf"]) == ("A8", "ab")
+    # Three points in the corner with a black stone beside them: White moving first cannot
+    # make two eyes either, so Black needs no move (an SGF pass, ""), in Go coordinates with
+    # the SGF point beside them.
+    assert row["status"] == "unsafe" and (row["move"], row["sgf"]) == ("pass", "")
     assert (row["target"], row["target_sgf"], row["defender"]) == ("B9", "ba", "W")
-    assert row["verdict"] == "Black to play kills the white group at B9: B A8"
+    assert row["verdict"] == "Black to play: the white group at B9 is dead as it stands; no move needed"
+    assert (row["ko"], row["standing"]) == (None, "dead")
+    # nodes: the label's solve (Black first, the attacker ko master); nodes_total: every solve
+    assert row["nodes"] == 2 and row["nodes_total"] > row["nodes"]
     assert err.splitlines()[-1] == "solve: read 2 = answered 1 + rejected 1"
 
 
@@ -38,8 +42,8 @@ def test_text_line_speaks_go_and_folders_are_read_with_totals(tmp_path, capsys):
     empty.mkdir()
     assert main(["solve", str(folder), str(empty)]) == 1
     out, err = capsys.readouterr()
-    assert out == (f"{folder / 'inner' / 'good.sgf'}: Black to play kills the white group at B9: "
-                   f"B A8 (proved, 2 nodes, {out.split(', ')[-1]}")
+    assert out == (f"{folder / 'inner' / 'good.sgf'}: Black to play: the white group at B9 is dead as it "
+                   f"stands; no move needed (proved, 11 nodes, {out.split(', ')[-1]}")
     assert f"error: {folder / 'bad.sgf'}: " in err
     assert f"error: {empty}: a folder without *.sgf files" in err
     assert err.splitlines()[-1] == "solve: read 3 = answered 1 + rejected 2"
@@ -240,4 +244,4 @@ def test_every_help_gives_every_default():
               and action.default != argparse.SUPPRESS and "default" not in (action.help or "")]
     assert not silent
     help_text = commands.choices["solve"].format_help()
-    assert "(default: 10,000,000; 0: none)" in help_text and "(default: attacker)" in help_text
+    assert "(default: 10,000,000; 0: none)" in help_text and "(default: each)" in help_text
