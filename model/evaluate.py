@@ -14,25 +14,29 @@ evaluates them with the numpy evaluator and prints, in Go coordinates
 (:mod:`solver.coordinates`, ``C17``: column letter without I, row counted
 from the bottom) and colours in words, one line (folded here)::
 
-    bent-three-corner-kill.sgf: White to play: is the black group at M3 safe? network:
-    P(safe) = 0.30, probably not; moves: N1 0.997, K1 0.002, K3 0.001
+    bent-three-corner-kill.sgf: if White plays first: is the black group at M3 safe? network:
+    P(safe) = 0.30, probably dies; moves: N1 0.997, K1 0.002, K3 0.001; if Black plays first:
+    P(safe) = 1.00
 
 the probability that the target is safe with PL moving first (the mean over
-the block's windows) and PL's K most likely moves (each window's move head
-mapped back to the board and averaged), then the file's own label (``TS``)
+the block's windows), said with ``tsumego solve``'s verbs (lives, dies), PL's
+K most likely moves (each window's move head mapped back to the board and
+averaged), the network's answer with the other side first, then the file's own label (``TS``)
 in words if it has one (``file's label: unsafe``).  P(safe) is also averaged over
 the 8 symmetries of each window unless ``--no-symmetries``: that scored
 higher on the records of problems the network never saw (measured:
 RESULTS.md, "Dense network on the reference problems" and "The shipped
 network, longer and with the reference problems").
 
-The network also answers the same position with the other side moving first,
-and the line says ``leaning yes (unsure: ...)`` instead of ``probably yes``
-when P(safe) lies within ``UNSURE_BELOW..UNSURE_ABOVE`` or when the two
-answers contradict each other (:func:`why_unsure`).  ``--solve`` proves every answer with the exact solver
-(PL first, ``--max-nodes`` a file) and adds ``solver: safe, proved (...)``, or
-``solver: unknown within N nodes`` when the budget runs out: the network's
-answer then stands.
+The line says ``maybe lives (unsure: ...)`` instead of ``probably lives``
+when P(safe) as printed (two decimals) lies within ``UNSURE_BELOW..UNSURE_ABOVE``
+or when the two answers contradict each other (:func:`why_unsure`).
+``--solve`` proves every answer with the exact solver (PL first, ``--max-nodes``
+a file) and adds its answer in ``tsumego solve``'s words
+(:mod:`pipeline.group_answer`: ko said as ko, no move where none is needed),
+``solver: White to play kills the black group at M3: W N1 (proved, ...), as
+the network said``, or ``solver: unknown within N nodes`` when the budget runs
+out: the network's answer then stands.
 
 ``--json`` prints one object a file instead: ``file``, ``to_play`` (``B`` or
 ``W``, as ``solve --json``), ``target`` (``M3``) and ``target_sgf`` (``lk``),
@@ -40,8 +44,9 @@ answer then stands.
 ``unsure_why``, ``label`` (``TS``: 1, 0 or null), ``moves`` (``{"move":
 "N1", "sgf": "mm", "p": 0.997}``, best first), with ``--end-state`` the
 ``end_state`` rows and with ``--solve`` ``solver`` (``status``, ``move``,
-``sgf``, ``nodes``, ``seconds``; the move null where PL has no winning one,
-``pass``/``""`` where tenuki wins).
+``sgf``, ``verdict``, ``ko``, ``standing``, ``nodes``, ``seconds``, ``nodes_total``,
+``seconds_total``, as ``solve --json``; the move null where PL has no winning one,
+``pass``/``""`` where none is needed).
 
 A bad file gets one error line naming it; the others are still evaluated.
 A position ``tsumego solve`` refuses (an open wall, a search area over
@@ -60,8 +65,9 @@ Go coordinates on the edges; with ``--json`` it is the ``end_state`` rows
 ``--picture`` draws each board as a Go player reads it (:func:`draw_board`),
 the part around the stones and moves only: black and white stones, Go coordinates on the four sides, the target
 block's stones marked with a blue square, a halo around every stone coloured
-by the network's belief that its block survives when the opponent moves
-first (green safe, red dead; the colorbar says so), PL's best moves numbered
+by the network's belief that its block survives when PL moves first, the
+title's question asked of every block (green safe, red dead; the colorbar
+says so), PL's best moves numbered
 1, 2, 3, and the question with the network's (and the solver's) answer as the
 title.  With ``--end-state``, what the network expects to change by the end:
 a square in a colour on each point that colour holds at the end but not now,
@@ -162,7 +168,7 @@ class Answer:
     verdict: Verdict               # the network's, PL moving first
     safe_other_first: float        # the network's P(safe), the other side moving first
     unsure: str | None             # why the network's answer is not to be trusted, or None
-    proof: object | None = None    # the solver's solver.Verdict, with --solve
+    proof: object | None = None    # the solver's pipeline.group_answer.GroupAnswer, with --solve
 
 
 def evaluate_position(net, sub, top: int, symmetries: bool = False, end_state: bool = False) -> Verdict:
@@ -192,6 +198,18 @@ def other_side_first(sub):
     return dataclasses.replace(sub, to_play=3 - sub.to_play, best_move=None, safe=None)
 
 
+def shown(probability: float) -> float:
+    """A probability as the text prints it (two decimals): the unsure band and the answer's
+    side of one half are read on it, so that the words never contradict the number."""
+    return round(probability, 2)
+
+
+def says_safe(probability: float) -> bool:
+    """Whether the network's P(safe) answers yes (:data:`UNSURE_BELOW` and above are read on
+    the shown value, as every word about it)."""
+    return shown(probability) >= 0.5
+
+
 def why_unsure(sub, safe: float, safe_other_first: float) -> str | None:
     """Why the network's P(safe) with PL first is not to be trusted, in words; None when it is.
 
@@ -200,13 +218,13 @@ def why_unsure(sub, safe: float, safe_other_first: float) -> str | None:
     network contradicting itself (the other way round is an unsettled group: whoever moves
     first wins, as in every own problem).
     """
-    if UNSURE_BELOW <= safe <= UNSURE_ABOVE:
+    if UNSURE_BELOW <= shown(safe) <= UNSURE_ABOVE:
         return f"P(safe) within {UNSURE_BELOW}..{UNSURE_ABOVE}"
     tx, ty = sub.target
     defender = int(sub.stones[ty, tx])
     defender_first, attacker_first = ((safe, safe_other_first) if sub.to_play == defender
                                       else (safe_other_first, safe))
-    if attacker_first >= 0.5 > defender_first:
+    if says_safe(attacker_first) and not says_safe(defender_first):
         return (f"it says safe with {COLOUR_NAME[3 - defender]} (the attacker) first, "
                 f"P(safe) = {attacker_first:.2f}, but not with {COLOUR_NAME[defender]} (the defender) "
                 f"first, P(safe) = {defender_first:.2f}")
@@ -295,9 +313,10 @@ def target_block(sub) -> np.ndarray:
     return blocks == blocks[y, x]
 
 
-def stone_safety(net, sub) -> np.ndarray:
-    """float ``[y, x]``: on every stone, the network's P(its block survives, the opponent moving
-    first), the mean over the block's windows, so one value a block; NaN on empty points."""
+def stone_safety(net, sub, symmetries: bool = False) -> np.ndarray:
+    """float ``[y, x]``: on every stone, the network's P(its block survives, PL moving first),
+    the question the title answers for the target, asked of every block (the mean over the
+    block's windows, so one value a block); NaN on empty points."""
     from pipeline.planes.regions import label_blocks
 
     stones = np.ascontiguousarray(sub.stones, dtype=np.int8)
@@ -305,10 +324,8 @@ def stone_safety(net, sub) -> np.ndarray:
     safety = np.full(stones.shape, np.nan)
     for label in range(int(blocks.max()) + 1):
         ys, xs = np.nonzero(blocks == label)
-        colour = int(stones[ys[0], xs[0]])
-        block_sub = dataclasses.replace(sub, target=(int(xs[0]), int(ys[0])), to_play=3 - colour,
-                                        best_move=None)
-        safety[ys, xs] = evaluate_position(net, block_sub, top=0).safe
+        block_sub = dataclasses.replace(sub, target=(int(xs[0]), int(ys[0])), best_move=None)
+        safety[ys, xs] = evaluate_position(net, block_sub, top=0, symmetries=symmetries).safe
     return safety
 
 
@@ -344,7 +361,7 @@ def run(args) -> int:
         tally.answer()
         show(answer, args)
         if args.picture:
-            draw_picture(net, answer, picture_path(args.picture, path, len(files)), args.json)
+            draw_picture(net, answer, picture_path(args.picture, path, len(files)), args.json, args.symmetries)
     return tally.close()
 
 
@@ -358,10 +375,11 @@ def group_subproblem(path: str, args):
                       to_play=problem.to_play, source=path)
 
 
-def draw_picture(net, answer: Answer, picture: str, json_lines: bool) -> None:
+def draw_picture(net, answer: Answer, picture: str, json_lines: bool, symmetries: bool) -> None:
     """:func:`draw_board` for one answer, then its name (on stderr when stdout holds JSON lines)."""
     os.makedirs(os.path.dirname(os.path.abspath(picture)), exist_ok=True)
-    draw_board(answer.sub, stone_safety(net, answer.sub), answer.verdict.moves, picture, picture_title(answer),
+    draw_board(answer.sub, stone_safety(net, answer.sub, symmetries), answer.verdict.moves, picture,
+               picture_title(answer),
                end_state=answer.verdict.end_state)
     print(f"picture: {picture}", file=sys.stderr if json_lines else sys.stdout, flush=True)
 
@@ -426,10 +444,12 @@ def answer_position(net, path: str, sub, args) -> Answer:
 
 
 def prove(sub, path: str, max_nodes: int, max_area: int):
-    """The exact solver's verdict (``solver.Verdict``), PL moving first, the attacker ko master."""
+    """The exact solver's answer, PL moving first, as ``tsumego solve`` gives it
+    (:class:`pipeline.group_answer.GroupAnswer`: the label's verdict, ko said as ko)."""
+    from pipeline.group_answer import answer_group
     from solver import Solver
 
-    return Solver(sub.problem(path), max_area=max_area).solve(sub.to_play, max_nodes=max_nodes)
+    return answer_group(Solver(sub.problem(path), max_area=max_area), sub.to_play, max_nodes=max_nodes)
 
 
 def show(answer: Answer, args) -> None:
@@ -444,40 +464,47 @@ def show(answer: Answer, args) -> None:
 
 
 def question(sub) -> str:
-    """``White to play: is the black group at M3 safe?``"""
+    """``if White plays first: is the black group at M3 safe?``: the one question the line, the
+    title and the halos answer."""
     tx, ty = sub.target
     defender = int(sub.stones[ty, tx])
-    return (f"{COLOUR_NAME[sub.to_play]} to play: is the {COLOUR_NAME[defender].lower()} group at "
+    return (f"if {COLOUR_NAME[sub.to_play]} plays first: is the {COLOUR_NAME[defender].lower()} group at "
             f"{go_point(tx, ty, sub.size)} safe?")
 
 
 def leaning(answer: Answer) -> str:
-    """The network's answer to the question in words: ``probably not``, ``leaning yes`` (unsure)."""
-    yes = answer.verdict.safe >= 0.5
-    if answer.unsure is None:
-        return "probably yes" if yes else "probably not"
-    return "leaning yes" if yes else "leaning no"
+    """The network's answer in ``tsumego solve``'s verbs: ``probably dies``, ``maybe lives`` (unsure)."""
+    verb = "lives" if says_safe(answer.verdict.safe) else "dies"
+    return f"probably {verb}" if answer.unsure is None else f"maybe {verb}"
 
 
 def network_answer(answer: Answer) -> str:
-    """``P(safe) = 0.30, probably not``, and why unsure when it is."""
+    """``P(safe) = 0.30, probably dies``, and why unsure when it is."""
     unsure = "" if answer.unsure is None else f" (unsure: {answer.unsure})"
     return f"P(safe) = {answer.verdict.safe:.2f}, {leaning(answer)}{unsure}"
 
 
+def other_side_answer(answer: Answer) -> str:
+    """``if Black plays first: P(safe) = 0.90``: the network's other answer, which the unsure
+    check reads too."""
+    return f"if {COLOUR_NAME[3 - answer.sub.to_play]} plays first: P(safe) = {answer.safe_other_first:.2f}"
+
+
 def solver_answer(answer: Answer, max_nodes: int) -> str:
-    """``unsafe, proved (White plays N1; 93 nodes, 0.08 s), as the network said``, or unknown."""
+    """``White to play kills the black group at M3: W N1 (proved, 93 nodes, 0.08 s), as the
+    network said``, in ``tsumego solve``'s words; or unknown."""
+    from pipeline.group_answer import answer_words
+
     proof = answer.proof
-    cost = f"{nodes(proof.nodes)}, {proof.seconds:.2f} s"
-    if proof.status == "unknown":
+    if proof.verdict.status == "unknown":
         return (f"unknown within {nodes(max_nodes)} ({proof.seconds:.2f} s): the network's answer stands"
                 + (", unsure" if answer.unsure else ""))
-    colour = COLOUR_NAME[answer.sub.to_play]
-    move, _ = solver_move(proof.move, answer.sub.size)
-    # None: PL has no winning move, whatever it plays
-    played = "" if move is None else f"{colour} passes; " if move == "pass" else f"{colour} plays {move}; "
-    agrees = (proof.status == "safe") == (answer.verdict.safe >= 0.5)
-    return f"{proof.status}, proved ({played}{cost}), {'as' if agrees else 'not what'} the network said"
+    cost = f"{nodes(proof.nodes)}, {proof.seconds:.2f} s"
+    # the network learnt the label's question, where the attacker wins any ko
+    agrees = (proof.verdict.status == "safe") == says_safe(answer.verdict.safe)
+    ko = ", which reads a ko as the attacker's" if proof.ko else ""
+    return (f"{answer_words(proof, answer.sub.size, answer.sub.target)} (proved, {cost}), "
+            f"{'as' if agrees else 'not what'} the network said{ko}")
 
 
 def nodes(count: int) -> str:
@@ -487,7 +514,8 @@ def nodes(count: int) -> str:
 def answer_line(answer: Answer, max_nodes: int) -> str:
     sub = answer.sub
     moves = ", ".join(f"{go_point(*point, sub.size)} {p:.3f}" for point, p in answer.verdict.moves) or "-"
-    line = f"{answer.path}: {question(sub)} network: {network_answer(answer)}; moves: {moves}"
+    line = (f"{answer.path}: {question(sub)} network: {network_answer(answer)}; moves: {moves}; "
+            f"{other_side_answer(answer)}")
     if sub.safe is not None:
         line += f"; file's label: {'safe' if sub.safe else 'unsafe'}"
     if answer.proof is not None:
@@ -510,23 +538,10 @@ def json_row(answer: Answer) -> dict:
     if verdict.end_state is not None:
         row["end_state"] = end_state_rows(verdict.end_state)
     if answer.proof is not None:
-        proof = answer.proof
-        move, sgf = solver_move(proof.move, sub.size)
-        row["solver"] = {"status": proof.status, "move": move, "sgf": sgf, "nodes": proof.nodes,
-                         "seconds": round(proof.seconds, 6)}
+        from pipeline.group_answer import answer_fields
+
+        row["solver"] = answer_fields(answer.proof, sub.size, sub.target)
     return row
-
-
-def solver_move(move, size: int) -> tuple[str | None, str | None]:
-    """The solver's move as (Go coordinate, SGF point): ``("N1", "mm")``, ``("pass", "")`` (SGF's
-    pass is an empty value) or ``(None, None)`` where PL has no winning move."""
-    from solver.problem import sgf_point
-
-    if move is None:
-        return None, None
-    if move == "pass":
-        return "pass", ""
-    return go_point(*move, size), sgf_point(*move)
 
 
 def picture_path(picture: str, sgf_path: str, files: int) -> str:
@@ -537,16 +552,19 @@ def picture_path(picture: str, sgf_path: str, files: int) -> str:
 
 
 def picture_title(answer: Answer) -> list[str]:
-    """The picture's title lines: the file, the question, the network's and the solver's answers."""
-    unsure = "" if answer.unsure is None else "unsure, "
+    """The picture's title lines: the file, the question, the network's and the solver's answers
+    (the solver's in ``tsumego solve``'s words, a line at each ``; ``)."""
+    from pipeline.group_answer import answer_words
+
     lines = [Path(answer.path).name, question(answer.sub),
-             f"network: P(safe) = {answer.verdict.safe:.2f}, {unsure}{leaning(answer)}"]
+             f"network: P(safe) = {answer.verdict.safe:.2f}, {leaning(answer)}"]
     proof = answer.proof
     if proof is not None:
-        move, _ = solver_move(proof.move, answer.sub.size)
-        played = f" ({COLOUR_NAME[answer.sub.to_play]} {move})" if move else ""
-        lines.append("solver: unknown, out of nodes" if proof.status == "unknown"
-                     else f"solver: {proof.status}, proved{played}")
+        if proof.verdict.status == "unknown":
+            lines.append("solver: unknown, out of nodes")
+        else:
+            words = answer_words(proof, answer.sub.size, answer.sub.target).split("; ")
+            lines.extend([f"solver: {words[0]}", *words[1:]])
     return lines
 
 
@@ -595,7 +613,7 @@ def add_legend(fig, ax, moves, to_play: int, end_state: bool) -> None:
 
     colours = matplotlib.cm.ScalarMappable(matplotlib.colors.Normalize(0, 1), SAFETY_COLOURS)
     colorbar = fig.colorbar(colours, ax=ax, orientation="horizontal", fraction=0.05, pad=0.08, aspect=25)
-    colorbar.set_label("halo: P(block survives, opponent moves first)", fontsize=7)
+    colorbar.set_label(f"halo: P(block survives if {COLOUR_NAME[to_play]} plays first)", fontsize=7)
     colorbar.ax.tick_params(labelsize=6)
     legend = "blue squares: the target group"
     if moves:

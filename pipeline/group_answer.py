@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from solver import Solver, Verdict
 from solver.board import BLACK, color_letter
 from solver.coordinates import go_move, go_point
+from solver.problem import sgf_point
 
 # --ko-master's choice that asks each side in turn where the answer could turn on a ko
 EACH = "each"
@@ -113,6 +114,27 @@ def answer_group(solver: Solver, to_play: int, ko_master: str = EACH, **solve_op
         standing = ALIVE if to_play == defender else DEAD   # the solver's own pass says so
     return GroupAnswer(first, ko, ko_unsettled, standing, move, line_ko_master,
                        sum(s.nodes for s in solves), sum(s.seconds for s in solves))
+
+
+def sgf_of(move) -> str | None:
+    """A move's SGF point: ``"bc"``, ``""`` for a pass, None for no move."""
+    if move is None:
+        return None
+    return "" if move == "pass" else sgf_point(*move)
+
+
+def answer_fields(answer: GroupAnswer, size: int, target: tuple[int, int]) -> dict:
+    """The answer for ``--json``: ``status`` (the label's question), ``verdict`` in words,
+    ``move`` and ``sgf`` (the answer's: ``pass`` and ``""`` where no move is needed, null
+    where the side to play cannot win), ``ko`` (the colour that must win it, or null),
+    ``standing`` (``alive``, ``dead`` or null), ``nodes`` and ``seconds`` of the label's
+    solve, ``nodes_total`` and ``seconds_total`` of them all."""
+    verdict = answer.verdict
+    return {"status": verdict.status, "verdict": answer_words(answer, size, target),
+            "move": None if answer.move is None else go_move(answer.move, size), "sgf": sgf_of(answer.move),
+            "ko": answer.ko_winner_needed, "standing": answer.standing,
+            "nodes": verdict.nodes, "seconds": round(verdict.seconds, 6),
+            "nodes_total": answer.nodes, "seconds_total": round(answer.seconds, 6)}
 
 
 def answer_words(answer: GroupAnswer, size: int, target: tuple[int, int]) -> str:

@@ -25,7 +25,7 @@ import sys
 
 from pipeline.batch import REJECTED, Tally, input_files
 from pipeline.game_group import add_group_options, check_group_options, group_problem, solution_sgf
-from pipeline.group_answer import EACH, answer_group, answer_words, colour_name
+from pipeline.group_answer import EACH, answer_fields, answer_group, colour_name, sgf_of
 from pipeline.paths import check_output_file
 from pipeline.pattern_options import add_pattern_options, patterns_from_args
 from pipeline.warm_up import warm_up_planes, warm_up_solver
@@ -44,13 +44,6 @@ DEFAULT_SOLVE_MAX_NODES = 10_000_000
 SETTLED_CHECK_NODES = 200_000
 
 
-def sgf_of(move) -> str | None:
-    """A move's SGF point: ``"bc"``, ``""`` for a pass, None for no move."""
-    if move is None:
-        return None
-    return "" if move == "pass" else sgf_point(*move)
-
-
 def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, str, str | None]:
     """(the JSON row, the text, with ``--sgf-out`` the SGF to write) of one problem file."""
     problem = problem_of(path, args)
@@ -67,16 +60,7 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
         "target": go_point(*problem.target, size),
         "target_sgf": sgf_point(*problem.target),
         "defender": color_letter(problem.defender),
-        "status": verdict.status,
-        "verdict": answer_words(answer, size, problem.target),
-        "move": None if answer.move is None else go_move(answer.move, size),
-        "sgf": sgf_of(answer.move),
-        "ko": answer.ko_winner_needed,
-        "standing": answer.standing,
-        "nodes": verdict.nodes,
-        "seconds": round(verdict.seconds, 6),
-        "nodes_total": answer.nodes,
-        "seconds_total": round(answer.seconds, 6),
+        **answer_fields(answer, size, problem.target),
         "guide": guide.source if guide is not None else None,
     }
     proved = "proved, " if verdict.winner is not None else ""
