@@ -58,6 +58,8 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
     The root's (and every node's) ``AB AW AE`` are placed, the main line's ``B``/``W``
     moves played with their captures.  The side to play is the colour of the next move
     in the record, else the other side of the last one played, else ``PL``, else Black.
+    A problem file (:func:`is_problem_record`) is read at its root, ``PL`` to play,
+    unless ``move_number`` says otherwise: its moves are the answer's.
     A move number past the end, or an illegal move on the way (an occupied point,
     suicide), raises :class:`ProblemError` naming the move and its point.
     """
@@ -71,6 +73,9 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
             raise ProblemError(source, f"cannot read the file ({exc.strerror})") from None
     game = read_sgf(data, source)
     size = game.get_size()
+    at_problem_root = move_number is None and is_problem_record(game.get_root())
+    if at_problem_root:
+        move_number = 0
     if move_number is not None and move_number < 0:
         raise ProblemError(source, f"move {move_number} is not a move number: 0 is the setup, 1 the first move")
     board = boards.Board(size)
@@ -92,7 +97,9 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
     if move_number is not None and played < move_number:
         raise ProblemError(source, f"move {move_number} is past the end of the game: "
                                    f"its main line has {played} moves")
-    if following is not None:
+    if at_problem_root:
+        to_play = color_of_letter(recorded_player(game.get_root(), source))
+    elif following is not None:
         to_play = following
     elif last is not None:
         to_play = 3 - last[0]
@@ -102,6 +109,13 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
     for color, (row, col) in board.list_occupied_points():
         stones[size - 1 - row, col] = BLACK if color == "b" else WHITE
     return GamePosition(source=source, size=size, stones=stones, to_play=to_play, move_number=played)
+
+
+def is_problem_record(root) -> bool:
+    """Whether a record is a problem rather than a game: its root sets stones of both colours
+    and says who plays (``PL``), as a problem's diagram does; a game starts from an empty board
+    or from handicap stones, all black."""
+    return all(root.has_property(prop) for prop in ("PL", "AB", "AW"))
 
 
 def node_move(sgf_node, size: int, source: str) -> tuple[int, tuple[int, int] | None] | None:
@@ -231,7 +245,8 @@ def add_group_options(parser) -> None:
                         help="the files are game records: answer for the group holding the stone at "
                              "this Go coordinate (e.g. D4), framed as enclose frames a book corner")
     parser.add_argument("--move", type=int, metavar="N",
-                        help="with --group: the position after move N (default: the last move)")
+                        help="with --group: the position after move N (default: the last move; "
+                             "for a problem file, with AB, AW and PL at its root, the root)")
     parser.add_argument("--to-play", choices=("B", "W"),
                         help="with --group: who moves first (default: the game's next player)")
 

@@ -245,3 +245,30 @@ def test_every_help_gives_every_default():
     assert not silent
     help_text = commands.choices["solve"].format_help()
     assert "(default: 10,000,000; 0: none)" in help_text and "(default: each)" in help_text
+
+
+def test_sgf_out_says_a_missing_folder_after_the_answer_and_overwrites_only_with_force(tmp_path, capsys):
+    good = tmp_path / "good.sgf"
+    good.write_bytes(GOOD)
+    missing = tmp_path / "nowhere" / "answer.sgf"
+    assert main(["solve", "--no-guide", "--sgf-out", str(missing), str(good)]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{good}: Black to play: the white group at B9 is dead as it stands")
+    assert err.splitlines() == [f"error: --sgf-out {missing}: the folder {missing.parent} does not exist; "
+                                "the answer above is not written",
+                                "solve: read 1 = answered 1 + rejected 0"]
+    answer = tmp_path / "answer.sgf"
+    assert main(["solve", "--no-guide", "--sgf-out", str(answer), str(good)]) == 0
+    assert capsys.readouterr().out.endswith(f"\n  written: {answer}\n")
+    written = answer.read_text()
+    answer.write_text("kept")
+    # an existing file is refused before any solve, as eval's --picture refuses one
+    assert main(["solve", "--no-guide", "--sgf-out", str(answer), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: --sgf-out {answer}: the file exists (--force overwrites it)\n"
+    assert answer.read_text() == "kept"
+    assert main(["solve", "--no-guide", "--sgf-out", str(answer), "--force", str(good)]) == 0
+    assert answer.read_text() == written
+    with pytest.raises(SystemExit) as exited:
+        main(["solve", "--force", str(good)])
+    assert exited.value.code == 2

@@ -260,3 +260,22 @@ def test_move_without_group_is_an_argument_error(tmp_path, command):
     with pytest.raises(SystemExit) as exit_:
         main([command, str(record), "--move", "3"])
     assert exit_.value.code == 2
+
+
+def test_a_problem_file_is_read_at_its_root_with_pl_to_play(tmp_path, capsys):
+    """A problem's root variations are its answer, not moves of a game: ``--group`` reads the
+    root's position with PL to play, without ``--move 0``."""
+    from pipeline.cli import main
+
+    problem = ("(;FF[4]SZ[9]PL[W]AB[ea][eb][ac][bc][cc][dc][ec]AW[da][ab][bb][cb][db]"
+               "(;W[ba])(;W[ca]))")
+    position = game_position(problem.encode())
+    assert (position.move_number, position.to_play) == (0, WHITE)
+    assert position.stones[0, 1] == 0                                # B9: the answer is not played
+    assert game_position(problem.encode(), 1).stones[0, 1] == WHITE  # --move still plays it
+    record = tmp_path / "problem.sgf"
+    record.write_text(problem)
+    assert main(["solve", str(record), "--group", "A8", "--no-guide"]) == 0
+    assert capsys.readouterr().out.startswith(f"{record}: White to play saves the white group at A8: W B9 (")
+    # a game with handicap stones (AB only) and PL[W] is still read to its last move
+    assert game_position(GAME.encode()).move_number == 38
