@@ -1,12 +1,13 @@
 """``tsumego solve``: the solver's exact answer for problem files, in a Go player's words.
 
-``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none] [--max-nodes N]
+``tsumego solve [--algo dfs|dfpn] [--ko-master each|attacker|defender|none] [--max-nodes N]
 [--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--guide-fade N] [--no-race] [--no-sibling-hints]
-[--json] [--pv] FILE_OR_DIR...`` prints one line per problem::
+[--json] [--pv] [--sgf-out FILE [--force]] FILE_OR_DIR...`` prints one line per problem::
 
     gop-5522.sgf: Black to play kills the white group at C17: B G19 (proved, 12,620 nodes, 0.07 s)
 
-in Go coordinates (:mod:`solver.coordinates`); ``--json`` gives one object per
+in Go coordinates (:mod:`solver.coordinates`), a ko said as ko and no move
+given where none is needed (:mod:`pipeline.group_answer`); ``--json`` gives one object per
 line with the SGF points beside them.  ``--pv`` adds the main line, numbered:
 the solver's principal variation (:mod:`solver.principal_variation`) cut where
 the status is settled (:mod:`solver.main_line`), and the board at its end.
