@@ -219,20 +219,69 @@ def framed_group(position: GamePosition, group: str, source: str, to_play: str |
     return problem
 
 
+@dataclass(frozen=True)
+class FrameChanges:
+    """What a frame changed on the game's board, which every framed answer assumes."""
+
+    added: tuple[tuple[int, int], ...]     # the wall's stones, on points empty in the game
+    removed: tuple[tuple[int, int], ...]   # the defender's stones outside it, left without a liberty
+    colour: int                            # the added stones' colour: the attacker's
+
+    def words(self, size: int) -> str:
+        """``the frame added 3 white stones the game does not have: F19 C15 C16``, and
+        ``; it took off black A1`` where it took stones off."""
+        def points(found) -> str:
+            return " ".join(go_point(x, y, size) for x, y in found)
+
+        if not self.added and not self.removed:
+            return "the game closes the group itself: the frame added no stone"
+        plural = "" if len(self.added) == 1 else "s"
+        words = (f"the frame added {len(self.added)} {COLOR_NAME[self.colour]} stone{plural} the game "
+                 f"does not have: {points(self.added)}")
+        if self.removed:
+            words += f"; it took off {COLOR_NAME[3 - self.colour]} {points(self.removed)}"
+        return words
+
+
+def frame_changes(position: GamePosition, problem: Problem) -> FrameChanges:
+    """The stones ``problem`` (a frame of ``position``) has and the game does not, and the reverse,
+    each in reading order (top row first)."""
+    before, after = position.stones, problem.stones
+    def changed(where) -> tuple[tuple[int, int], ...]:
+        return tuple((int(x), int(y)) for y, x in zip(*np.nonzero(where)))
+
+    return FrameChanges(added=changed((before == EMPTY) & (after != EMPTY)),
+                        removed=changed((before != EMPTY) & (after == EMPTY)),
+                        colour=problem.attacker)
+
+
+# The SGF marks of what a frame changed (FrameChanges), and what the comment says of them.
+ADDED_MARK, REMOVED_MARK = "TR", "CR"
+MARKS_SAID = ("Triangles: stones the frame added, which the game does not have; circles: stones "
+              "of the game the frame took off.  The answer holds for the framed position.")
+
+
 def solution_sgf(problem: Problem, lines: list[list[tuple[int, tuple[int, int] | str]]],
-                 comment: str) -> str:
+                 comment: str, changes: FrameChanges | None = None) -> str:
     """The framed problem as SGF (``SZ PL AB AW MA C``) with each line a variation from the root.
 
     A line is a list of (colour, (x, y) or ``"pass"``), as
     :attr:`solver.principal_variation.PrincipalVariation.moves`; a pass is ``B[]``/``W[]``.
+    With ``changes``, the frame's stones are marked (``TR``, ``CR`` on the points it took
+    stones off) and the comment says so.
     """
     stones = problem.stones
+    marks = []
+    if changes is not None and (changes.added or changes.removed):
+        comment = f"{comment}\n\n{MARKS_SAID}"
+        marks = [(ADDED_MARK, [sgf_point(*p) for p in changes.added]),
+                 (REMOVED_MARK, [sgf_point(*p) for p in changes.removed])]
     root = node([("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(problem.size)]),
                  ("GN", [escape_text(problem.properties["GN"])] if "GN" in problem.properties else []),
                  ("C", [escape_text(comment)] if comment else []),
                  ("PL", [color_letter(problem.to_play)] if problem.to_play else []),
                  ("AB", stone_points(stones, BLACK)), ("AW", stone_points(stones, WHITE)),
-                 ("MA", [sgf_point(*problem.target)])])
+                 ("MA", [sgf_point(*problem.target)]), *marks])
     variations = [game_tree([node([(color_letter(color), ["" if move == "pass" else sgf_point(*move)])])
                              for color, move in line]) for line in lines if line]
     return game_tree([root], variations, line_per_variation=True) + "\n"
@@ -258,5 +307,11 @@ def check_group_options(args) -> None:
 
 def group_problem(path: str, args) -> Problem:
     """The problem ``--group``, ``--move`` and ``--to-play`` ask of the game record at ``path``."""
+    return framed_game_group(path, args)[0]
+
+
+def framed_game_group(path: str, args) -> tuple[Problem, FrameChanges]:
+    """:func:`group_problem`, and what its frame changed on the game's board."""
     position = game_position(path, args.move, source=path)
-    return framed_group(position, args.group, path, to_play=args.to_play, max_area=args.max_area)
+    problem = framed_group(position, args.group, path, to_play=args.to_play, max_area=args.max_area)
+    return problem, frame_changes(position, problem)

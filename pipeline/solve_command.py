@@ -25,7 +25,7 @@ import os
 import sys
 
 from pipeline.batch import REJECTED, Tally, input_files
-from pipeline.game_group import add_group_options, check_group_options, group_problem, solution_sgf
+from pipeline.game_group import add_group_options, check_group_options, framed_game_group, solution_sgf
 from pipeline.group_answer import EACH, answer_fields, answer_group, colour_name, sgf_of
 from pipeline.paths import check_output_file
 from pipeline.pattern_options import add_pattern_options, patterns_from_args
@@ -47,7 +47,7 @@ SETTLED_CHECK_NODES = 200_000
 
 def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, str, str | None]:
     """(the JSON row, the text, with ``--sgf-out`` the SGF to write) of one problem file."""
-    problem = problem_of(path, args)
+    problem, changes = problem_of(path, args)
     solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
                     move_patterns=move_patterns, race=not args.no_race,
                     sibling_hints=not args.no_sibling_hints)
@@ -62,16 +62,19 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
         "target_sgf": sgf_point(*problem.target),
         "defender": color_letter(problem.defender),
         **answer_fields(answer, size, problem.target),
+        "frame": None if changes is None else frame_fields(changes, size),
         "guide": guide.source if guide is not None else None,
     }
     proved = "proved, " if verdict.winner is not None else ""
     nodes = f"{answer.nodes:,} node{'' if answer.nodes == 1 else 's'}"
     text = f"{path}: {row['verdict']} ({proved}{nodes}, {answer.seconds:.2f} s)"
+    if changes is not None:
+        text += f"\n  framed: {changes.words(size)}"
     answer_sgf = None
     if args.pv or args.sgf_out:
         main_line = add_main_line(row, solver, problem, answer, args)
         if args.sgf_out:
-            answer_sgf = solution_sgf(problem, [line_moves(row)], row["verdict"])
+            answer_sgf = solution_sgf(problem, [line_moves(row)], row["verdict"], changes)
         if args.pv:
             text += "\n" + main_line
         else:   # the line goes to the file only
@@ -81,9 +84,18 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
 
 
 def problem_of(path: str, args):
-    """The problem a file asks: the file itself, or with ``--group`` the group of a game record
-    framed after ``--move`` (:mod:`pipeline.game_group`)."""
-    return load_problem(path) if args.group is None else group_problem(path, args)
+    """(the problem a file asks, what its frame changed or None): the file itself, or with
+    ``--group`` the group of a game record framed after ``--move`` (:mod:`pipeline.game_group`)."""
+    return (load_problem(path), None) if args.group is None else framed_game_group(path, args)
+
+
+def frame_fields(changes, size: int) -> dict:
+    """``--json``'s ``frame``: the stones the frame added and took off, in Go coordinates and SGF."""
+    return {"colour": color_letter(changes.colour),
+            "added": [go_point(*p, size) for p in changes.added],
+            "added_sgf": [sgf_point(*p) for p in changes.added],
+            "removed": [go_point(*p, size) for p in changes.removed],
+            "removed_sgf": [sgf_point(*p) for p in changes.removed]}
 
 
 def line_moves(row: dict) -> list:

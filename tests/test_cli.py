@@ -26,7 +26,7 @@ def test_json_lines_and_errors(tmp_path, capsys):
     assert row["status"] == "unsafe" and (row["move"], row["sgf"]) == ("pass", "")
     assert (row["target"], row["target_sgf"], row["defender"]) == ("B9", "ba", "W")
     assert row["verdict"] == "Black to play: the white group at B9 is dead as it stands; no move needed"
-    assert (row["ko"], row["standing"]) == (None, "dead")
+    assert (row["ko"], row["standing"], row["frame"]) == (None, "dead", None)   # a problem: no frame
     # nodes: the label's solve (Black first, the attacker ko master); nodes_total: every solve
     assert row["nodes"] == 2 and row["nodes_total"] > row["nodes"]
     assert err.splitlines()[-1] == "solve: read 2 = answered 1 + rejected 1"

@@ -279,3 +279,37 @@ def test_a_problem_file_is_read_at_its_root_with_pl_to_play(tmp_path, capsys):
     assert capsys.readouterr().out.startswith(f"{record}: White to play saves the white group at A8: W B9 (")
     # a game with handicap stones (AB only) and PL[W] is still read to its last move
     assert game_position(GAME.encode()).move_number == 38
+
+
+# A corner of a game whose straight three the game has nearly closed: E7, on the wall's line,
+# is still empty.  The frame fills it with a black stone the game does not have.
+OPEN_AT_E7 = "(;FF[4]SZ[9]AB[ea][eb][ac][bc][cc][dc][fd]AW[da][ab][bb][cb][db][ge];B[gg])"
+
+
+def test_a_framed_answer_lists_the_stones_the_frame_added(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(OPEN_AT_E7)
+    answer = tmp_path / "answer.sgf"
+    assert main(["solve", str(record), "--group", "B8", "--no-guide", "--sgf-out", str(answer)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0].startswith(f"{record}: White to play saves the white group at B8: W B9 (")
+    assert text[1] == "  framed: the frame added 1 black stone the game does not have: E7"
+    root = sgf.Sgf_game.from_bytes(answer.read_bytes()).get_root()
+    assert root.get("TR") == {(6, 4)}                   # E7, sgfmill's (row from the bottom, column)
+    assert "Triangles: stones the frame added, which the game does not have" in root.get("C")
+    assert not root.has_property("CR")
+    assert main(["solve", str(record), "--group", "B8", "--no-guide", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["frame"] == {"colour": "B", "added": ["E7"], "added_sgf": ["ec"], "removed": [],
+                            "removed_sgf": []}
+    # a group the game closes itself: nothing added, nothing marked
+    record.write_text(GAME)
+    assert main(["solve", str(record), "--group", "D2", "--no-guide", "--sgf-out", str(answer), "--force"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "  framed: the game closes the group itself: the frame added no stone")
+    root = sgf.Sgf_game.from_bytes(answer.read_bytes()).get_root()
+    assert not root.has_property("TR") and "Triangles" not in root.get("C")
