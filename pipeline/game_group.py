@@ -305,13 +305,42 @@ def check_group_options(args) -> None:
         args.parser.error("--move and --to-play choose a game's position: give --group too")
 
 
+def wider_frame(position: GamePosition, problem: Problem, changes: FrameChanges,
+                max_area: int) -> tuple[Problem | None, str]:
+    """(the group framed again with the points ``problem``'s frame filled left empty, its wall one
+    step further out, or None, why not).  Those points are the defender's to play as much as
+    the attacker's there, where the first frame gave them to the attacker.  A frame that added
+    nothing, or one the solver cannot read (no wall, more than ``max_area`` empty points), is
+    no check."""
+    if not changes.added:
+        return None, "the game closes the group itself"
+    frame = enclose(position.stones, problem.target, keep=frozenset(changes.added))
+    wider = Problem(source=problem.source, size=problem.size, stones=frame.stones, target=problem.target,
+                    to_play=problem.to_play)
+    verdict, area, _ = size_up(wider, frame, max_area)
+    if verdict == NO_WALL:
+        return None, "no wall closes the wider frame"
+    if verdict == TOO_LARGE:
+        return None, f"the wider frame holds {area} empty points, over the {max_area} the solver reads"
+    return wider, ""
+
+
+@dataclass(frozen=True)
+class GameGroup:
+    """A group of a game framed: the problem, what its frame changed, and the position it came from."""
+
+    problem: Problem
+    changes: FrameChanges
+    position: GamePosition
+
+
 def group_problem(path: str, args) -> Problem:
     """The problem ``--group``, ``--move`` and ``--to-play`` ask of the game record at ``path``."""
-    return framed_game_group(path, args)[0]
+    return framed_game_group(path, args).problem
 
 
-def framed_game_group(path: str, args) -> tuple[Problem, FrameChanges]:
-    """:func:`group_problem`, and what its frame changed on the game's board."""
+def framed_game_group(path: str, args) -> GameGroup:
+    """:func:`group_problem`, with what its frame changed on the game's board."""
     position = game_position(path, args.move, source=path)
     problem = framed_group(position, args.group, path, to_play=args.to_play, max_area=args.max_area)
-    return problem, frame_changes(position, problem)
+    return GameGroup(problem, frame_changes(position, problem), position)

@@ -25,6 +25,8 @@ import os
 import sys
 
 from pipeline.batch import REJECTED, Tally, input_files
+from pipeline.frame_check import (check_fields, check_lines, check_wider_frame, depends_headline, depends_words,
+                                  frame_fields)
 from pipeline.game_group import add_group_options, check_group_options, framed_game_group, solution_sgf
 from pipeline.group_answer import EACH, answer_fields, answer_group, colour_name, sgf_of
 from pipeline.paths import check_output_file
@@ -47,12 +49,12 @@ SETTLED_CHECK_NODES = 200_000
 
 def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, str, str | None]:
     """(the JSON row, the text, with ``--sgf-out`` the SGF to write) of one problem file."""
-    problem, changes = problem_of(path, args)
-    solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
-                    move_patterns=move_patterns, race=not args.no_race,
-                    sibling_hints=not args.no_sibling_hints)
-    answer = answer_group(solver, problem.to_play, args.ko_master, algo=args.algo,
-                          max_nodes=args.max_nodes, guide=guide)
+    problem, group = problem_of(path, args)
+    solver_options = dict(max_table_mb=args.max_table_mb, move_patterns=move_patterns, race=not args.no_race,
+                          sibling_hints=not args.no_sibling_hints)
+    solver = Solver(problem, max_area=args.max_area, **solver_options)
+    solve_options = dict(algo=args.algo, max_nodes=args.max_nodes, guide=guide)
+    answer = answer_group(solver, problem.to_play, args.ko_master, **solve_options)
     verdict = answer.verdict
     size = problem.size
     row = {
@@ -62,14 +64,22 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
         "target_sgf": sgf_point(*problem.target),
         "defender": color_letter(problem.defender),
         **answer_fields(answer, size, problem.target),
-        "frame": None if changes is None else frame_fields(changes, size),
+        "frame": None, "wider_frame": None,
         "guide": guide.source if guide is not None else None,
     }
     proved = "proved, " if verdict.winner is not None else ""
     nodes = f"{answer.nodes:,} node{'' if answer.nodes == 1 else 's'}"
-    text = f"{path}: {row['verdict']} ({proved}{nodes}, {answer.seconds:.2f} s)"
-    if changes is not None:
-        text += f"\n  framed: {changes.words(size)}"
+    headline, changes, framed = row["verdict"], None, []
+    if group is not None:
+        changes = group.changes
+        check = check_wider_frame(group, answer, args.ko_master, args.max_area, solver_options, **solve_options)
+        row["frame"] = frame_fields(changes, size)
+        row["wider_frame"] = check_fields(answer, check, size, problem.target)
+        if check.agrees_with(answer) is False:   # never one frame's answer as the game's
+            headline = depends_headline(answer, size, problem.target)
+            row["verdict"] = depends_words(answer, check, size, problem.target)
+        framed = check_lines(answer, check, changes, size, problem.target)
+    text = "\n".join([f"{path}: {headline} ({proved}{nodes}, {answer.seconds:.2f} s)", *framed])
     answer_sgf = None
     if args.pv or args.sgf_out:
         main_line = add_main_line(row, solver, problem, answer, args)
@@ -84,18 +94,12 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
 
 
 def problem_of(path: str, args):
-    """(the problem a file asks, what its frame changed or None): the file itself, or with
+    """(the problem a file asks, the framed game group or None): the file itself, or with
     ``--group`` the group of a game record framed after ``--move`` (:mod:`pipeline.game_group`)."""
-    return (load_problem(path), None) if args.group is None else framed_game_group(path, args)
-
-
-def frame_fields(changes, size: int) -> dict:
-    """``--json``'s ``frame``: the stones the frame added and took off, in Go coordinates and SGF."""
-    return {"colour": color_letter(changes.colour),
-            "added": [go_point(*p, size) for p in changes.added],
-            "added_sgf": [sgf_point(*p) for p in changes.added],
-            "removed": [go_point(*p, size) for p in changes.removed],
-            "removed_sgf": [sgf_point(*p) for p in changes.removed]}
+    if args.group is None:
+        return load_problem(path), None
+    group = framed_game_group(path, args)
+    return group.problem, group
 
 
 def line_moves(row: dict) -> list:

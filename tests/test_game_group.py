@@ -313,3 +313,52 @@ def test_a_framed_answer_lists_the_stones_the_frame_added(tmp_path, capsys):
         "  framed: the game closes the group itself: the frame added no stone")
     root = sgf.Sgf_game.from_bytes(answer.read_bytes()).get_root()
     assert not root.has_property("TR") and "Triangles" not in root.get("C")
+
+
+# Five white stones on the second line, Black's wall below them, the first line and F8-J8
+# open to the right.  The frame's wall at G9 H9 H8 leaves White too little room: Black kills
+# at B9; with those points empty and the wall at J9 J8, White lives.  White first lives in both.
+OPEN_EDGE = "(;FF[4]SZ[9]AB[ac][bc][cc][dc][ec][fc][gc][hc][ic]AW[ab][bb][cb][db][eb])"
+
+
+def test_where_a_wider_frame_changes_the_answer_it_depends_on_the_surroundings(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(OPEN_EDGE)
+    assert main(["solve", str(record), "--group", "A8", "--no-guide"]) == 0
+    first, *rest = capsys.readouterr().out.splitlines()
+    assert first.startswith(f"{record}: Black to play: the white group at A8 depends on the surroundings (proved, ")
+    assert rest == ["  framed: the frame added 3 black stones the game does not have: G9 H9 H8",
+                    "  in this frame: Black to play kills the white group at A8: B B9",
+                    "  in the wider frame, leaving those points empty: Black to play cannot kill the white "
+                    "group at A8: it lives",
+                    "  the wider frame: the frame added 2 black stones the game does not have: J9 J8"]
+    assert main(["solve", str(record), "--group", "A8", "--no-guide", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["verdict"] == ("Black to play: the white group at A8 depends on the surroundings: in this frame, "
+                              "Black to play kills the white group at A8: B B9; in the wider frame, Black to "
+                              "play cannot kill the white group at A8: it lives")
+    wider = row["wider_frame"]
+    assert (wider["agrees"], wider["unchecked"], wider["status"], wider["frame"]["added"]) == (
+        False, None, "safe", ["J9", "J8"])
+    # White first lives in both frames: the answer stands, checked
+    assert main(["solve", str(record), "--group", "A8", "--to-play", "W", "--no-guide"]) == 0
+    first, *rest = capsys.readouterr().out.splitlines()
+    assert first.startswith(f"{record}: White to play saves the white group at A8: W ")
+    assert rest[1] == "  checked: a wider frame, leaving those points empty, gives the same answer"
+
+
+def test_a_group_the_game_closes_itself_needs_no_second_frame(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(GAME)
+    assert main(["solve", str(record), "--group", "D2", "--no-guide", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["wider_frame"] == {"agrees": None, "unchecked": "the game closes the group itself"}
+    assert row["frame"]["added"] == [] and row["verdict"] == "White to play saves the white group at D2: W E1"
