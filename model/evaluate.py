@@ -76,6 +76,11 @@ a cross on each stone gone.  It prints ``picture: PATH`` (on stderr with
 picture is named ``<picture stem>-<file stem>.<ext>``; two files of one stem
 are refused before any evaluation, and so is a picture that exists already,
 unless ``--force``; missing folders on its way are created.
+
+With ``--group`` the line (and ``--json``'s ``frame``) lists the stones the
+frame added, the picture marks them with grey triangles, and ``--solve``
+checks its proof against a wider frame (:mod:`pipeline.frame_check`), saying
+where the group depends on the surroundings.
 """
 from __future__ import annotations
 
@@ -169,6 +174,8 @@ class Answer:
     safe_other_first: float        # the network's P(safe), the other side moving first
     unsure: str | None             # why the network's answer is not to be trusted, or None
     proof: object | None = None    # the solver's pipeline.group_answer.GroupAnswer, with --solve
+    group: object | None = None    # with --group, the pipeline.game_group.GameGroup framed
+    check: object | None = None    # with --group --solve, the wider frame's pipeline.frame_check.FrameCheck
 
 
 def evaluate_position(net, sub, top: int, symmetries: bool = False, end_state: bool = False) -> Verdict:
@@ -332,7 +339,7 @@ def stone_safety(net, sub, symmetries: bool = False) -> np.ndarray:
 def run(args) -> int:
     from pipeline.batch import Tally, input_files
     from pipeline.formats.subproblem import load_subproblem
-    from pipeline.game_group import check_group_options
+    from pipeline.game_group import check_group_options, framed_game_group
     from pipeline.warm_up import warm_up_planes, warm_up_solver
     from solver import ProblemError, search_area
 
@@ -351,10 +358,11 @@ def run(args) -> int:
         warm_up_solver(say=lambda line: print(line, file=sys.stderr, flush=True))
     for path in files:
         try:
-            sub = load_subproblem(path) if args.group is None else group_subproblem(path, args)
+            group = None if args.group is None else framed_game_group(path, args)
+            sub = load_subproblem(path) if group is None else group_subproblem(group, path)
             # The network only knows enclosed positions: what solve refuses is refused here, in its words.
             search_area(sub.problem(path), args.max_area)
-            answer = answer_position(net, path, sub, args)
+            answer = answer_position(net, path, sub, args, group)
         except (ProblemError, ValueError) as exc:
             tally.reject(path, str(exc))
             continue
@@ -365,12 +373,12 @@ def run(args) -> int:
     return tally.close()
 
 
-def group_subproblem(path: str, args):
-    """``--group``: the game record's group framed (:mod:`pipeline.game_group`), unlabelled."""
+def group_subproblem(group, path: str):
+    """``--group``: the game record's group framed (a :class:`pipeline.game_group.GameGroup`),
+    unlabelled."""
     from pipeline.formats.subproblem import Subproblem
-    from pipeline.game_group import group_problem
 
-    problem = group_problem(path, args)
+    problem = group.problem
     return Subproblem(size=problem.size, stones=problem.stones, target=problem.target,
                       to_play=problem.to_play, source=path)
 
@@ -378,9 +386,9 @@ def group_subproblem(path: str, args):
 def draw_picture(net, answer: Answer, picture: str, json_lines: bool, symmetries: bool) -> None:
     """:func:`draw_board` for one answer, then its name (on stderr when stdout holds JSON lines)."""
     os.makedirs(os.path.dirname(os.path.abspath(picture)), exist_ok=True)
+    added = () if answer.group is None else answer.group.changes.added
     draw_board(answer.sub, stone_safety(net, answer.sub, symmetries), answer.verdict.moves, picture,
-               picture_title(answer),
-               end_state=answer.verdict.end_state)
+               picture_title(answer), end_state=answer.verdict.end_state, framed=added)
     print(f"picture: {picture}", file=sys.stderr if json_lines else sys.stdout, flush=True)
 
 
@@ -434,13 +442,20 @@ def load_network(args):
     return net
 
 
-def answer_position(net, path: str, sub, args) -> Answer:
+def answer_position(net, path: str, sub, args, group=None) -> Answer:
     """The network's answer with PL first and with the other side first, and with ``--solve``
-    the solver's proof."""
+    the solver's proof, checked against a wider frame for a group of a game (``group``, as
+    ``tsumego solve --group`` checks it: :mod:`pipeline.frame_check`)."""
     verdict = evaluate_position(net, sub, args.top, args.symmetries, args.end_state)
     other = evaluate_position(net, other_side_first(sub), 0, args.symmetries).safe
     proof = prove(sub, path, args.max_nodes, args.max_area) if args.solve else None
-    return Answer(path, sub, verdict, other, why_unsure(sub, verdict.safe, other), proof)
+    check = None
+    if proof is not None and group is not None:
+        from pipeline.frame_check import check_wider_frame
+        from pipeline.group_answer import EACH
+
+        check = check_wider_frame(group, proof, EACH, args.max_area, {}, max_nodes=args.max_nodes)
+    return Answer(path, sub, verdict, other, why_unsure(sub, verdict.safe, other), proof, group, check)
 
 
 def prove(sub, path: str, max_nodes: int, max_area: int):
@@ -503,8 +518,22 @@ def solver_answer(answer: Answer, max_nodes: int) -> str:
     # the network learnt the label's question, where the attacker wins any ko
     agrees = (proof.verdict.status == "safe") == says_safe(answer.verdict.safe)
     ko = ", which reads a ko as the attacker's" if proof.ko else ""
-    return (f"{answer_words(proof, answer.sub.size, answer.sub.target)} (proved, {cost}), "
+    if answer.check is not None and answer.check.agrees_with(proof) is False:
+        return f"{proved_words(answer)} (proved, {cost})"   # the network read one frame only
+    return (f"{proved_words(answer)} (proved, {cost}), "
             f"{'as' if agrees else 'not what'} the network said{ko}")
+
+
+def proved_words(answer: Answer) -> str:
+    """The solver's answer in ``tsumego solve``'s words; for a group of a game whose wider frame
+    answers otherwise, both frames' answers (``... depends on the surroundings: ...``)."""
+    from pipeline.frame_check import depends_words
+    from pipeline.group_answer import answer_words
+
+    sub, check = answer.sub, answer.check
+    if check is not None and check.agrees_with(answer.proof) is False:
+        return depends_words(answer.proof, check, sub.size, sub.target)
+    return answer_words(answer.proof, sub.size, sub.target)
 
 
 def nodes(count: int) -> str:
@@ -520,6 +549,10 @@ def answer_line(answer: Answer, max_nodes: int) -> str:
         line += f"; file's label: {'safe' if sub.safe else 'unsafe'}"
     if answer.proof is not None:
         line += f"; solver: {solver_answer(answer, max_nodes)}"
+    if answer.group is not None:
+        line += f"; framed: {answer.group.changes.words(sub.size)}"
+        if answer.check is not None and answer.check.agrees_with(answer.proof):
+            line += "; checked: a wider frame, leaving those points empty, gives the same answer"
     return line
 
 
@@ -541,6 +574,13 @@ def json_row(answer: Answer) -> dict:
         from pipeline.group_answer import answer_fields
 
         row["solver"] = answer_fields(answer.proof, sub.size, sub.target)
+    if answer.group is not None:
+        from pipeline.frame_check import check_fields, frame_fields
+
+        row["frame"] = frame_fields(answer.group.changes, sub.size)
+        if answer.check is not None:
+            row["solver"]["verdict"] = proved_words(answer)
+            row["solver"]["wider_frame"] = check_fields(answer.proof, answer.check, sub.size, sub.target)
     return row
 
 
@@ -554,8 +594,6 @@ def picture_path(picture: str, sgf_path: str, files: int) -> str:
 def picture_title(answer: Answer) -> list[str]:
     """The picture's title lines: the file, the question, the network's and the solver's answers
     (the solver's in ``tsumego solve``'s words, a line at each ``; ``)."""
-    from pipeline.group_answer import answer_words
-
     lines = [Path(answer.path).name, question(answer.sub),
              f"network: P(safe) = {answer.verdict.safe:.2f}, {leaning(answer)}"]
     proof = answer.proof
@@ -563,7 +601,7 @@ def picture_title(answer: Answer) -> list[str]:
         if proof.verdict.status == "unknown":
             lines.append("solver: unknown, out of nodes")
         else:
-            words = answer_words(proof, answer.sub.size, answer.sub.target).split("; ")
+            words = proved_words(answer).replace(": in this frame, ", "; in this frame, ").split("; ")
             lines.extend([f"solver: {words[0]}", *words[1:]])
     return lines
 
@@ -572,19 +610,21 @@ def picture_title(answer: Answer) -> list[str]:
 # on 9×9 and 13×13 only the four corner ones and the centre.
 STAR_LINES = {9: (2, 4, 6), 13: (3, 6, 9), 19: (3, 9, 15)}
 TARGET_MARK = "#1565ff"        # blue: apart from the halos' red-to-green
+FRAMED_MARK = "#8c8c8c"        # grey on either colour of stone: the frame's, not the game's
 SAFETY_COLOURS = "RdYlGn"      # red dead, yellow unsure, green safe
 
 
 def draw_board(sub, safety: np.ndarray, moves, path: str, title: list[str],
-               end_state: np.ndarray | None = None) -> None:
+               end_state: np.ndarray | None = None, framed=()) -> None:
     """The board as a Go player reads it: the stones, Go coordinates on the four sides, a halo
     around every stone coloured by ``safety`` (one value a block, :func:`stone_safety`; red 0
     to green 1, the colorbar says what it is), a blue square on each stone of the target
     block, ``moves`` numbered 1, 2, ... on translucent stones of PL's colour, and ``title``
     (lines) above.  With ``end_state`` (the owners of :func:`end_state_owners`), a square
     in the owner's colour on each point a colour holds at the end where it does not now,
-    and a grey cross on each stone gone at the end.  Only the part of the board around the
-    stones is shown (:func:`view_box`)."""
+    and a grey cross on each stone gone at the end.  ``framed``: the points of the stones a
+    frame added, which the game does not have, each marked with a grey triangle.  Only the
+    part of the board around the stones is shown (:func:`view_box`)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -600,14 +640,21 @@ def draw_board(sub, safety: np.ndarray, moves, path: str, title: list[str],
         number_moves(ax, moves, sub.to_play)
         if end_state is not None:
             mark_end_state(ax, sub.stones, end_state)
+        mark_framed(ax, framed)
         ax.set_title("\n".join(title), fontsize=8, pad=16)
-        add_legend(fig, ax, moves, sub.to_play, end_state is not None)
+        add_legend(fig, ax, moves, sub.to_play, end_state is not None, bool(framed))
         fig.savefig(path, dpi=150, bbox_inches="tight",
                     metadata={"Date": None} if path.endswith(".svg") else None)
         plt.close(fig)
 
 
-def add_legend(fig, ax, moves, to_play: int, end_state: bool) -> None:
+def mark_framed(ax, points) -> None:
+    """A grey triangle on each stone a frame added: unlike the game's stones, an assumption."""
+    for x, y in points:
+        ax.plot(x, y, marker="^", markersize=7, color=FRAMED_MARK, zorder=5)
+
+
+def add_legend(fig, ax, moves, to_play: int, end_state: bool, framed: bool = False) -> None:
     """The halos' colorbar, saying what they are, and under it what the marks are."""
     import matplotlib
 
@@ -620,6 +667,8 @@ def add_legend(fig, ax, moves, to_play: int, end_state: bool) -> None:
         legend += f"; 1-{len(moves)}: {COLOUR_NAME[to_play]}'s likely moves (network)"
     if end_state:
         legend += "\nsmall squares: who holds the point at the end; crosses: stones gone (network)"
+    if framed:
+        legend += "\ngrey triangles: stones the frame added, which the game does not have"
     colorbar.ax.text(0.5, -3.2, legend, transform=colorbar.ax.transAxes, ha="center", va="top", fontsize=7)
 
 

@@ -362,3 +362,26 @@ def test_a_group_the_game_closes_itself_needs_no_second_frame(tmp_path, capsys):
     row = json.loads(capsys.readouterr().out)
     assert row["wider_frame"] == {"agrees": None, "unchecked": "the game closes the group itself"}
     assert row["frame"]["added"] == [] and row["verdict"] == "White to play saves the white group at D2: W E1"
+
+
+def test_eval_shows_the_frame_and_checks_its_proof_against_the_wider_frame(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(OPEN_EDGE)
+    picture = tmp_path / "board.svg"
+    assert main(["eval", str(record), "--group", "A8", "--solve", "--json", "--picture", str(picture)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["frame"]["added"] == ["G9", "H9", "H8"]
+    assert row["solver"]["wider_frame"]["agrees"] is False
+    assert row["solver"]["verdict"].startswith("Black to play: the white group at A8 depends on the surroundings: ")
+    text = picture.read_text()
+    assert "grey triangles: stones the frame added, which the game does not have" in text
+    assert "in the wider frame, Black to play cannot kill the white group at A8: it lives" in text
+    assert main(["eval", str(record), "--group", "A8", "--to-play", "W", "--solve"]) == 0
+    line = capsys.readouterr().out
+    assert "; solver: White to play saves the white group at A8: W " in line
+    assert line.rstrip().endswith("; framed: the frame added 3 black stones the game does not have: G9 H9 H8; "
+                                  "checked: a wider frame, leaving those points empty, gives the same answer")
