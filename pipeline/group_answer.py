@@ -161,6 +161,5 @@ def answer_words(answer: GroupAnswer, size: int, target: tuple[int, int]) -> str
         words = f"{player} to play {'saves' if defending else 'kills'} {group}: {move}"
     if answer.ko_unsettled:
         attacker = colour_name(3 - answer.defender)
-        words += (f"; if {attacker} wins any ko (with {colour_name(answer.defender)} as ko master "
-                  "not settled within the node budget)")
+        words += f", if {attacker} wins any ko (whether a ko decides it is not settled within the node budget)"
     return words

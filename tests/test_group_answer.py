@@ -34,7 +34,7 @@ import pytest
 from sgfmill import sgf
 
 from pipeline.cli import main
-from pipeline.group_answer import ALIVE, DEAD, answer_group
+from pipeline.group_answer import ALIVE, DEAD, answer_group, answer_words
 from solver import Solver, parse_problem
 from solver.board import BLACK, WHITE
 
@@ -188,3 +188,18 @@ def test_answer_group_asks_only_what_the_answer_needs():
     assert (answer.ko, answer.verdict.status) == (False, "unsafe")
     problem = parse_problem(IN_ATARI.encode(), "atari.sgf")
     assert answer_group(Solver(problem), BLACK).standing == DEAD
+
+
+def test_a_ko_check_out_of_nodes_says_the_answer_holds_if_the_attacker_wins_any_ko():
+    """Budgets from the label's solve up: where that solve settles and the one with the
+    defender as ko master does not, the answer is the label's, said with its assumption."""
+    problem = parse_problem(KO_TO_KILL.encode(), "ko.sgf")
+    needed = Solver(problem).solve(BLACK).nodes
+    answers = [answer_group(Solver(problem), BLACK, max_nodes=budget) for budget in range(needed, 4 * needed)]
+    unsettled = [answer for answer in answers if answer.ko_unsettled]
+    assert unsettled and answers[-1].ko   # enough nodes: the ko is found
+    for answer in unsettled:
+        assert (answer.ko, answer.winner) == (False, BLACK)
+        assert answer_words(answer, 9, problem.target) == (
+            "Black to play kills the white group at A7: B D8, if Black wins any ko (whether a ko decides it "
+            "is not settled within the node budget)")
