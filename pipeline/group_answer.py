@@ -105,9 +105,9 @@ def answer_group(solver: Solver, to_play: int, ko_master: str = EACH, **solve_op
     if outright and first.winner == to_play:
         other = 3 - to_play
         other_master = role(other, defender) if ko_master == EACH else ko_master
-        check = solver.solve(other, ko_master=other_master, **solve_options)
-        solves.append(check)
-        if check.winner == to_play:
+        other_first = solver.solve(other, ko_master=other_master, **solve_options)
+        solves.append(other_first)
+        if other_first.winner == to_play:
             standing = ALIVE if to_play == defender else DEAD
             move, line_ko_master = "pass", other_master
     if move == "pass" and outright and first.winner == to_play and standing is None:
