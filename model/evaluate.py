@@ -595,7 +595,7 @@ def picture_title(answer: Answer) -> list[str]:
     """The picture's title lines: the file, the question, the network's and the solver's answers
     (the solver's in ``tsumego solve``'s words, a line at each ``; ``)."""
     lines = [Path(answer.path).name, question(answer.sub),
-             f"network: P(safe) = {answer.verdict.safe:.2f}, {leaning(answer)}"]
+             f"network: P(safe) = {answer.verdict.safe:.2f}, {leaning(answer)}; {other_side_answer(answer)}"]
     proof = answer.proof
     if proof is not None:
         if proof.verdict.status == "unknown":

@@ -160,7 +160,8 @@ def test_the_title_the_words_and_the_halos_answer_one_question(monkeypatch, tmp_
     svg = tmp_path / "live.svg"
     assert run_eval(capsys, *options, "--picture", svg, LIVE)[0] == 0
     text = svg.read_text()
-    assert "halo: P(block survives if Black plays first)" in text and "probably lives" in text
+    assert "halo: P(block survives if Black plays first)" in text
+    assert "network: P(safe) = 0.90, probably lives; if White plays first: P(safe) = 0.10" in text
 
 
 def test_solve_proves_the_answer_or_says_the_budget_ran_out(model, capsys):
