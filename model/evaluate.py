@@ -14,25 +14,29 @@ evaluates them with the numpy evaluator and prints, in Go coordinates
 (:mod:`solver.coordinates`, ``C17``: column letter without I, row counted
 from the bottom) and colours in words, one line (folded here)::
 
-    bent-three-corner-kill.sgf: White to play: is the black group at M3 safe? network:
-    P(safe) = 0.30, probably not; moves: N1 0.997, K1 0.002, K3 0.001
+    bent-three-corner-kill.sgf: if White plays first: is the black group at M3 safe? network:
+    P(safe) = 0.30, probably dies; moves: N1 0.997, K1 0.002, K3 0.001; if Black plays first:
+    P(safe) = 1.00
 
 the probability that the target is safe with PL moving first (the mean over
-the block's windows) and PL's K most likely moves (each window's move head
-mapped back to the board and averaged), then the file's own label (``TS``)
+the block's windows), said with ``tsumego solve``'s verbs (lives, dies), PL's
+K most likely moves (each window's move head mapped back to the board and
+averaged), the network's answer with the other side first, then the file's own label (``TS``)
 in words if it has one (``file's label: unsafe``).  P(safe) is also averaged over
 the 8 symmetries of each window unless ``--no-symmetries``: that scored
 higher on the records of problems the network never saw (measured:
 RESULTS.md, "Dense network on the reference problems" and "The shipped
 network, longer and with the reference problems").
 
-The network also answers the same position with the other side moving first,
-and the line says ``leaning yes (unsure: ...)`` instead of ``probably yes``
-when P(safe) lies within ``UNSURE_BELOW..UNSURE_ABOVE`` or when the two
-answers contradict each other (:func:`why_unsure`).  ``--solve`` proves every answer with the exact solver
-(PL first, ``--max-nodes`` a file) and adds ``solver: safe, proved (...)``, or
-``solver: unknown within N nodes`` when the budget runs out: the network's
-answer then stands.
+The line says ``maybe lives (unsure: ...)`` instead of ``probably lives``
+when P(safe) as printed (two decimals) lies within ``UNSURE_BELOW..UNSURE_ABOVE``
+or when the two answers contradict each other (:func:`why_unsure`).
+``--solve`` proves every answer with the exact solver (PL first, ``--max-nodes``
+a file) and adds its answer in ``tsumego solve``'s words
+(:mod:`pipeline.group_answer`: ko said as ko, no move where none is needed),
+``solver: White to play kills the black group at M3: W N1 (proved, ...), as
+the network said``, or ``solver: unknown within N nodes`` when the budget runs
+out: the network's answer then stands.
 
 ``--json`` prints one object a file instead: ``file``, ``to_play`` (``B`` or
 ``W``, as ``solve --json``), ``target`` (``M3``) and ``target_sgf`` (``lk``),
@@ -40,8 +44,9 @@ answer then stands.
 ``unsure_why``, ``label`` (``TS``: 1, 0 or null), ``moves`` (``{"move":
 "N1", "sgf": "mm", "p": 0.997}``, best first), with ``--end-state`` the
 ``end_state`` rows and with ``--solve`` ``solver`` (``status``, ``move``,
-``sgf``, ``nodes``, ``seconds``; the move null where PL has no winning one,
-``pass``/``""`` where tenuki wins).
+``sgf``, ``verdict``, ``ko``, ``standing``, ``nodes``, ``seconds``, ``nodes_total``,
+``seconds_total``, as ``solve --json``; the move null where PL has no winning one,
+``pass``/``""`` where none is needed).
 
 A bad file gets one error line naming it; the others are still evaluated.
 A position ``tsumego solve`` refuses (an open wall, a search area over
@@ -60,8 +65,9 @@ Go coordinates on the edges; with ``--json`` it is the ``end_state`` rows
 ``--picture`` draws each board as a Go player reads it (:func:`draw_board`),
 the part around the stones and moves only: black and white stones, Go coordinates on the four sides, the target
 block's stones marked with a blue square, a halo around every stone coloured
-by the network's belief that its block survives when the opponent moves
-first (green safe, red dead; the colorbar says so), PL's best moves numbered
+by the network's belief that its block survives when PL moves first, the
+title's question asked of every block (green safe, red dead; the colorbar
+says so), PL's best moves numbered
 1, 2, 3, and the question with the network's (and the solver's) answer as the
 title.  With ``--end-state``, what the network expects to change by the end:
 a square in a colour on each point that colour holds at the end but not now,
@@ -70,6 +76,11 @@ a cross on each stone gone.  It prints ``picture: PATH`` (on stderr with
 picture is named ``<picture stem>-<file stem>.<ext>``; two files of one stem
 are refused before any evaluation, and so is a picture that exists already,
 unless ``--force``; missing folders on its way are created.
+
+With ``--group`` the line (and ``--json``'s ``frame``) lists the stones the
+frame added, the picture marks them with grey triangles, and ``--solve``
+checks its proof against a wider frame (:mod:`pipeline.frame_check`), saying
+where the group depends on the surroundings.
 """
 from __future__ import annotations
 
@@ -162,7 +173,9 @@ class Answer:
     verdict: Verdict               # the network's, PL moving first
     safe_other_first: float        # the network's P(safe), the other side moving first
     unsure: str | None             # why the network's answer is not to be trusted, or None
-    proof: object | None = None    # the solver's solver.Verdict, with --solve
+    proof: object | None = None    # the solver's pipeline.group_answer.GroupAnswer, with --solve
+    group: object | None = None    # with --group, the pipeline.game_group.GameGroup framed
+    check: object | None = None    # with --group --solve, the wider frame's pipeline.frame_check.FrameCheck
 
 
 def evaluate_position(net, sub, top: int, symmetries: bool = False, end_state: bool = False) -> Verdict:
@@ -192,6 +205,18 @@ def other_side_first(sub):
     return dataclasses.replace(sub, to_play=3 - sub.to_play, best_move=None, safe=None)
 
 
+def shown(probability: float) -> float:
+    """A probability as the text prints it (two decimals): the unsure band and the answer's
+    side of one half are read on it, so that the words never contradict the number."""
+    return round(probability, 2)
+
+
+def says_safe(probability: float) -> bool:
+    """Whether the network's P(safe) answers yes (:data:`UNSURE_BELOW` and above are read on
+    the shown value, as every word about it)."""
+    return shown(probability) >= 0.5
+
+
 def why_unsure(sub, safe: float, safe_other_first: float) -> str | None:
     """Why the network's P(safe) with PL first is not to be trusted, in words; None when it is.
 
@@ -200,13 +225,13 @@ def why_unsure(sub, safe: float, safe_other_first: float) -> str | None:
     network contradicting itself (the other way round is an unsettled group: whoever moves
     first wins, as in every own problem).
     """
-    if UNSURE_BELOW <= safe <= UNSURE_ABOVE:
+    if UNSURE_BELOW <= shown(safe) <= UNSURE_ABOVE:
         return f"P(safe) within {UNSURE_BELOW}..{UNSURE_ABOVE}"
     tx, ty = sub.target
     defender = int(sub.stones[ty, tx])
     defender_first, attacker_first = ((safe, safe_other_first) if sub.to_play == defender
                                       else (safe_other_first, safe))
-    if attacker_first >= 0.5 > defender_first:
+    if says_safe(attacker_first) and not says_safe(defender_first):
         return (f"it says safe with {COLOUR_NAME[3 - defender]} (the attacker) first, "
                 f"P(safe) = {attacker_first:.2f}, but not with {COLOUR_NAME[defender]} (the defender) "
                 f"first, P(safe) = {defender_first:.2f}")
@@ -295,9 +320,10 @@ def target_block(sub) -> np.ndarray:
     return blocks == blocks[y, x]
 
 
-def stone_safety(net, sub) -> np.ndarray:
-    """float ``[y, x]``: on every stone, the network's P(its block survives, the opponent moving
-    first), the mean over the block's windows, so one value a block; NaN on empty points."""
+def stone_safety(net, sub, symmetries: bool = False) -> np.ndarray:
+    """float ``[y, x]``: on every stone, the network's P(its block survives, PL moving first),
+    the question the title answers for the target, asked of every block (the mean over the
+    block's windows, so one value a block); NaN on empty points."""
     from pipeline.planes.regions import label_blocks
 
     stones = np.ascontiguousarray(sub.stones, dtype=np.int8)
@@ -305,17 +331,15 @@ def stone_safety(net, sub) -> np.ndarray:
     safety = np.full(stones.shape, np.nan)
     for label in range(int(blocks.max()) + 1):
         ys, xs = np.nonzero(blocks == label)
-        colour = int(stones[ys[0], xs[0]])
-        block_sub = dataclasses.replace(sub, target=(int(xs[0]), int(ys[0])), to_play=3 - colour,
-                                        best_move=None)
-        safety[ys, xs] = evaluate_position(net, block_sub, top=0).safe
+        block_sub = dataclasses.replace(sub, target=(int(xs[0]), int(ys[0])), best_move=None)
+        safety[ys, xs] = evaluate_position(net, block_sub, top=0, symmetries=symmetries).safe
     return safety
 
 
 def run(args) -> int:
     from pipeline.batch import Tally, input_files
     from pipeline.formats.subproblem import load_subproblem
-    from pipeline.game_group import check_group_options
+    from pipeline.game_group import check_group_options, framed_game_group
     from pipeline.warm_up import warm_up_planes, warm_up_solver
     from solver import ProblemError, search_area
 
@@ -334,35 +358,37 @@ def run(args) -> int:
         warm_up_solver(say=lambda line: print(line, file=sys.stderr, flush=True))
     for path in files:
         try:
-            sub = load_subproblem(path) if args.group is None else group_subproblem(path, args)
+            group = None if args.group is None else framed_game_group(path, args)
+            sub = load_subproblem(path) if group is None else group_subproblem(group, path)
             # The network only knows enclosed positions: what solve refuses is refused here, in its words.
             search_area(sub.problem(path), args.max_area)
-            answer = answer_position(net, path, sub, args)
+            answer = answer_position(net, path, sub, args, group)
         except (ProblemError, ValueError) as exc:
             tally.reject(path, str(exc))
             continue
         tally.answer()
         show(answer, args)
         if args.picture:
-            draw_picture(net, answer, picture_path(args.picture, path, len(files)), args.json)
+            draw_picture(net, answer, picture_path(args.picture, path, len(files)), args.json, args.symmetries)
     return tally.close()
 
 
-def group_subproblem(path: str, args):
-    """``--group``: the game record's group framed (:mod:`pipeline.game_group`), unlabelled."""
+def group_subproblem(group, path: str):
+    """``--group``: the game record's group framed (a :class:`pipeline.game_group.GameGroup`),
+    unlabelled."""
     from pipeline.formats.subproblem import Subproblem
-    from pipeline.game_group import group_problem
 
-    problem = group_problem(path, args)
+    problem = group.problem
     return Subproblem(size=problem.size, stones=problem.stones, target=problem.target,
                       to_play=problem.to_play, source=path)
 
 
-def draw_picture(net, answer: Answer, picture: str, json_lines: bool) -> None:
+def draw_picture(net, answer: Answer, picture: str, json_lines: bool, symmetries: bool) -> None:
     """:func:`draw_board` for one answer, then its name (on stderr when stdout holds JSON lines)."""
     os.makedirs(os.path.dirname(os.path.abspath(picture)), exist_ok=True)
-    draw_board(answer.sub, stone_safety(net, answer.sub), answer.verdict.moves, picture, picture_title(answer),
-               end_state=answer.verdict.end_state)
+    added = () if answer.group is None else answer.group.changes.added
+    draw_board(answer.sub, stone_safety(net, answer.sub, symmetries), answer.verdict.moves, picture,
+               picture_title(answer), end_state=answer.verdict.end_state, framed=added)
     print(f"picture: {picture}", file=sys.stderr if json_lines else sys.stdout, flush=True)
 
 
@@ -416,20 +442,29 @@ def load_network(args):
     return net
 
 
-def answer_position(net, path: str, sub, args) -> Answer:
+def answer_position(net, path: str, sub, args, group=None) -> Answer:
     """The network's answer with PL first and with the other side first, and with ``--solve``
-    the solver's proof."""
+    the solver's proof, checked against a wider frame for a group of a game (``group``, as
+    ``tsumego solve --group`` checks it: :mod:`pipeline.frame_check`)."""
     verdict = evaluate_position(net, sub, args.top, args.symmetries, args.end_state)
     other = evaluate_position(net, other_side_first(sub), 0, args.symmetries).safe
     proof = prove(sub, path, args.max_nodes, args.max_area) if args.solve else None
-    return Answer(path, sub, verdict, other, why_unsure(sub, verdict.safe, other), proof)
+    check = None
+    if proof is not None and group is not None:
+        from pipeline.frame_check import check_wider_frame
+        from pipeline.group_answer import EACH
+
+        check = check_wider_frame(group, proof, EACH, args.max_area, {}, max_nodes=args.max_nodes)
+    return Answer(path, sub, verdict, other, why_unsure(sub, verdict.safe, other), proof, group, check)
 
 
 def prove(sub, path: str, max_nodes: int, max_area: int):
-    """The exact solver's verdict (``solver.Verdict``), PL moving first, the attacker ko master."""
+    """The exact solver's answer, PL moving first, as ``tsumego solve`` gives it
+    (:class:`pipeline.group_answer.GroupAnswer`: the label's verdict, ko said as ko)."""
+    from pipeline.group_answer import answer_group
     from solver import Solver
 
-    return Solver(sub.problem(path), max_area=max_area).solve(sub.to_play, max_nodes=max_nodes)
+    return answer_group(Solver(sub.problem(path), max_area=max_area), sub.to_play, max_nodes=max_nodes)
 
 
 def show(answer: Answer, args) -> None:
@@ -444,40 +479,61 @@ def show(answer: Answer, args) -> None:
 
 
 def question(sub) -> str:
-    """``White to play: is the black group at M3 safe?``"""
+    """``if White plays first: is the black group at M3 safe?``: the one question the line, the
+    title and the halos answer."""
     tx, ty = sub.target
     defender = int(sub.stones[ty, tx])
-    return (f"{COLOUR_NAME[sub.to_play]} to play: is the {COLOUR_NAME[defender].lower()} group at "
+    return (f"if {COLOUR_NAME[sub.to_play]} plays first: is the {COLOUR_NAME[defender].lower()} group at "
             f"{go_point(tx, ty, sub.size)} safe?")
 
 
 def leaning(answer: Answer) -> str:
-    """The network's answer to the question in words: ``probably not``, ``leaning yes`` (unsure)."""
-    yes = answer.verdict.safe >= 0.5
-    if answer.unsure is None:
-        return "probably yes" if yes else "probably not"
-    return "leaning yes" if yes else "leaning no"
+    """The network's answer in ``tsumego solve``'s verbs: ``probably dies``, ``maybe lives`` (unsure)."""
+    verb = "lives" if says_safe(answer.verdict.safe) else "dies"
+    return f"probably {verb}" if answer.unsure is None else f"maybe {verb}"
 
 
 def network_answer(answer: Answer) -> str:
-    """``P(safe) = 0.30, probably not``, and why unsure when it is."""
+    """``P(safe) = 0.30, probably dies``, and why unsure when it is."""
     unsure = "" if answer.unsure is None else f" (unsure: {answer.unsure})"
     return f"P(safe) = {answer.verdict.safe:.2f}, {leaning(answer)}{unsure}"
 
 
+def other_side_answer(answer: Answer) -> str:
+    """``if Black plays first: P(safe) = 0.90``: the network's other answer, which the unsure
+    check reads too."""
+    return f"if {COLOUR_NAME[3 - answer.sub.to_play]} plays first: P(safe) = {answer.safe_other_first:.2f}"
+
+
 def solver_answer(answer: Answer, max_nodes: int) -> str:
-    """``unsafe, proved (White plays N1; 93 nodes, 0.08 s), as the network said``, or unknown."""
+    """``White to play kills the black group at M3: W N1 (proved, 93 nodes, 0.08 s), as the
+    network said``, in ``tsumego solve``'s words; or unknown."""
+    from pipeline.group_answer import answer_words
+
     proof = answer.proof
-    cost = f"{nodes(proof.nodes)}, {proof.seconds:.2f} s"
-    if proof.status == "unknown":
+    if proof.verdict.status == "unknown":
         return (f"unknown within {nodes(max_nodes)} ({proof.seconds:.2f} s): the network's answer stands"
                 + (", unsure" if answer.unsure else ""))
-    colour = COLOUR_NAME[answer.sub.to_play]
-    move, _ = solver_move(proof.move, answer.sub.size)
-    # None: PL has no winning move, whatever it plays
-    played = "" if move is None else f"{colour} passes; " if move == "pass" else f"{colour} plays {move}; "
-    agrees = (proof.status == "safe") == (answer.verdict.safe >= 0.5)
-    return f"{proof.status}, proved ({played}{cost}), {'as' if agrees else 'not what'} the network said"
+    cost = f"{nodes(proof.nodes)}, {proof.seconds:.2f} s"
+    # the network learnt the label's question, where the attacker wins any ko
+    agrees = (proof.verdict.status == "safe") == says_safe(answer.verdict.safe)
+    ko = ", which reads a ko as the attacker's" if proof.ko else ""
+    if answer.check is not None and answer.check.agrees_with(proof) is False:
+        return f"{proved_words(answer)} (proved, {cost})"   # the network read one frame only
+    return (f"{proved_words(answer)} (proved, {cost}), "
+            f"{'as' if agrees else 'not what'} the network said{ko}")
+
+
+def proved_words(answer: Answer) -> str:
+    """The solver's answer in ``tsumego solve``'s words; for a group of a game whose wider frame
+    answers otherwise, both frames' answers (``... depends on the surroundings: ...``)."""
+    from pipeline.frame_check import depends_words
+    from pipeline.group_answer import answer_words
+
+    sub, check = answer.sub, answer.check
+    if check is not None and check.agrees_with(answer.proof) is False:
+        return depends_words(answer.proof, check, sub.size, sub.target)
+    return answer_words(answer.proof, sub.size, sub.target)
 
 
 def nodes(count: int) -> str:
@@ -487,11 +543,16 @@ def nodes(count: int) -> str:
 def answer_line(answer: Answer, max_nodes: int) -> str:
     sub = answer.sub
     moves = ", ".join(f"{go_point(*point, sub.size)} {p:.3f}" for point, p in answer.verdict.moves) or "-"
-    line = f"{answer.path}: {question(sub)} network: {network_answer(answer)}; moves: {moves}"
+    line = (f"{answer.path}: {question(sub)} network: {network_answer(answer)}; moves: {moves}; "
+            f"{other_side_answer(answer)}")
     if sub.safe is not None:
         line += f"; file's label: {'safe' if sub.safe else 'unsafe'}"
     if answer.proof is not None:
         line += f"; solver: {solver_answer(answer, max_nodes)}"
+    if answer.group is not None:
+        line += f"; framed: {answer.group.changes.words(sub.size)}"
+        if answer.check is not None and answer.check.agrees_with(answer.proof):
+            line += "; checked: a wider frame, leaving those points empty, gives the same answer"
     return line
 
 
@@ -510,23 +571,17 @@ def json_row(answer: Answer) -> dict:
     if verdict.end_state is not None:
         row["end_state"] = end_state_rows(verdict.end_state)
     if answer.proof is not None:
-        proof = answer.proof
-        move, sgf = solver_move(proof.move, sub.size)
-        row["solver"] = {"status": proof.status, "move": move, "sgf": sgf, "nodes": proof.nodes,
-                         "seconds": round(proof.seconds, 6)}
+        from pipeline.group_answer import answer_fields
+
+        row["solver"] = answer_fields(answer.proof, sub.size, sub.target)
+    if answer.group is not None:
+        from pipeline.frame_check import check_fields, frame_fields
+
+        row["frame"] = frame_fields(answer.group.changes, sub.size)
+        if answer.check is not None:
+            row["solver"]["verdict"] = proved_words(answer)
+            row["solver"]["wider_frame"] = check_fields(answer.proof, answer.check, sub.size, sub.target)
     return row
-
-
-def solver_move(move, size: int) -> tuple[str | None, str | None]:
-    """The solver's move as (Go coordinate, SGF point): ``("N1", "mm")``, ``("pass", "")`` (SGF's
-    pass is an empty value) or ``(None, None)`` where PL has no winning move."""
-    from solver.problem import sgf_point
-
-    if move is None:
-        return None, None
-    if move == "pass":
-        return "pass", ""
-    return go_point(*move, size), sgf_point(*move)
 
 
 def picture_path(picture: str, sgf_path: str, files: int) -> str:
@@ -537,16 +592,17 @@ def picture_path(picture: str, sgf_path: str, files: int) -> str:
 
 
 def picture_title(answer: Answer) -> list[str]:
-    """The picture's title lines: the file, the question, the network's and the solver's answers."""
-    unsure = "" if answer.unsure is None else "unsure, "
+    """The picture's title lines: the file, the question, the network's and the solver's answers
+    (the solver's in ``tsumego solve``'s words, a line at each ``; ``)."""
     lines = [Path(answer.path).name, question(answer.sub),
-             f"network: P(safe) = {answer.verdict.safe:.2f}, {unsure}{leaning(answer)}"]
+             f"network: P(safe) = {answer.verdict.safe:.2f}, {leaning(answer)}; {other_side_answer(answer)}"]
     proof = answer.proof
     if proof is not None:
-        move, _ = solver_move(proof.move, answer.sub.size)
-        played = f" ({COLOUR_NAME[answer.sub.to_play]} {move})" if move else ""
-        lines.append("solver: unknown, out of nodes" if proof.status == "unknown"
-                     else f"solver: {proof.status}, proved{played}")
+        if proof.verdict.status == "unknown":
+            lines.append("solver: unknown, out of nodes")
+        else:
+            words = proved_words(answer).replace(": in this frame, ", "; in this frame, ").split("; ")
+            lines.extend([f"solver: {words[0]}", *words[1:]])
     return lines
 
 
@@ -554,19 +610,21 @@ def picture_title(answer: Answer) -> list[str]:
 # on 9×9 and 13×13 only the four corner ones and the centre.
 STAR_LINES = {9: (2, 4, 6), 13: (3, 6, 9), 19: (3, 9, 15)}
 TARGET_MARK = "#1565ff"        # blue: apart from the halos' red-to-green
+FRAMED_MARK = "#8c8c8c"        # grey on either colour of stone: the frame's, not the game's
 SAFETY_COLOURS = "RdYlGn"      # red dead, yellow unsure, green safe
 
 
 def draw_board(sub, safety: np.ndarray, moves, path: str, title: list[str],
-               end_state: np.ndarray | None = None) -> None:
+               end_state: np.ndarray | None = None, framed=()) -> None:
     """The board as a Go player reads it: the stones, Go coordinates on the four sides, a halo
     around every stone coloured by ``safety`` (one value a block, :func:`stone_safety`; red 0
     to green 1, the colorbar says what it is), a blue square on each stone of the target
     block, ``moves`` numbered 1, 2, ... on translucent stones of PL's colour, and ``title``
     (lines) above.  With ``end_state`` (the owners of :func:`end_state_owners`), a square
     in the owner's colour on each point a colour holds at the end where it does not now,
-    and a grey cross on each stone gone at the end.  Only the part of the board around the
-    stones is shown (:func:`view_box`)."""
+    and a grey cross on each stone gone at the end.  ``framed``: the points of the stones a
+    frame added, which the game does not have, each marked with a grey triangle.  Only the
+    part of the board around the stones is shown (:func:`view_box`)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -582,26 +640,35 @@ def draw_board(sub, safety: np.ndarray, moves, path: str, title: list[str],
         number_moves(ax, moves, sub.to_play)
         if end_state is not None:
             mark_end_state(ax, sub.stones, end_state)
+        mark_framed(ax, framed)
         ax.set_title("\n".join(title), fontsize=8, pad=16)
-        add_legend(fig, ax, moves, sub.to_play, end_state is not None)
+        add_legend(fig, ax, moves, sub.to_play, end_state is not None, bool(framed))
         fig.savefig(path, dpi=150, bbox_inches="tight",
                     metadata={"Date": None} if path.endswith(".svg") else None)
         plt.close(fig)
 
 
-def add_legend(fig, ax, moves, to_play: int, end_state: bool) -> None:
+def mark_framed(ax, points) -> None:
+    """A grey triangle on each stone a frame added: unlike the game's stones, an assumption."""
+    for x, y in points:
+        ax.plot(x, y, marker="^", markersize=7, color=FRAMED_MARK, zorder=5)
+
+
+def add_legend(fig, ax, moves, to_play: int, end_state: bool, framed: bool = False) -> None:
     """The halos' colorbar, saying what they are, and under it what the marks are."""
     import matplotlib
 
     colours = matplotlib.cm.ScalarMappable(matplotlib.colors.Normalize(0, 1), SAFETY_COLOURS)
     colorbar = fig.colorbar(colours, ax=ax, orientation="horizontal", fraction=0.05, pad=0.08, aspect=25)
-    colorbar.set_label("halo: P(block survives, opponent moves first)", fontsize=7)
+    colorbar.set_label(f"halo: P(block survives if {COLOUR_NAME[to_play]} plays first)", fontsize=7)
     colorbar.ax.tick_params(labelsize=6)
     legend = "blue squares: the target group"
     if moves:
         legend += f"; 1-{len(moves)}: {COLOUR_NAME[to_play]}'s likely moves (network)"
     if end_state:
         legend += "\nsmall squares: who holds the point at the end; crosses: stones gone (network)"
+    if framed:
+        legend += "\ngrey triangles: stones the frame added, which the game does not have"
     colorbar.ax.text(0.5, -3.2, legend, transform=colorbar.ax.transAxes, ha="center", va="top", fontsize=7)
 
 

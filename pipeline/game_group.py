@@ -58,6 +58,8 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
     The root's (and every node's) ``AB AW AE`` are placed, the main line's ``B``/``W``
     moves played with their captures.  The side to play is the colour of the next move
     in the record, else the other side of the last one played, else ``PL``, else Black.
+    A problem file (:func:`is_problem_record`) is read at its root, ``PL`` to play,
+    unless ``move_number`` says otherwise: its moves are the answer's.
     A move number past the end, or an illegal move on the way (an occupied point,
     suicide), raises :class:`ProblemError` naming the move and its point.
     """
@@ -71,6 +73,9 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
             raise ProblemError(source, f"cannot read the file ({exc.strerror})") from None
     game = read_sgf(data, source)
     size = game.get_size()
+    at_problem_root = move_number is None and is_problem_record(game.get_root())
+    if at_problem_root:
+        move_number = 0
     if move_number is not None and move_number < 0:
         raise ProblemError(source, f"move {move_number} is not a move number: 0 is the setup, 1 the first move")
     board = boards.Board(size)
@@ -92,7 +97,9 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
     if move_number is not None and played < move_number:
         raise ProblemError(source, f"move {move_number} is past the end of the game: "
                                    f"its main line has {played} moves")
-    if following is not None:
+    if at_problem_root:
+        to_play = color_of_letter(recorded_player(game.get_root(), source))
+    elif following is not None:
         to_play = following
     elif last is not None:
         to_play = 3 - last[0]
@@ -102,6 +109,13 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
     for color, (row, col) in board.list_occupied_points():
         stones[size - 1 - row, col] = BLACK if color == "b" else WHITE
     return GamePosition(source=source, size=size, stones=stones, to_play=to_play, move_number=played)
+
+
+def is_problem_record(root) -> bool:
+    """Whether a record is a problem rather than a game: its root sets stones of both colours
+    and says who plays (``PL``), as a problem's diagram does; a game starts from an empty board
+    or from handicap stones, all black."""
+    return all(root.has_property(prop) for prop in ("PL", "AB", "AW"))
 
 
 def node_move(sgf_node, size: int, source: str) -> tuple[int, tuple[int, int] | None] | None:
@@ -205,20 +219,69 @@ def framed_group(position: GamePosition, group: str, source: str, to_play: str |
     return problem
 
 
+@dataclass(frozen=True)
+class FrameChanges:
+    """What a frame changed on the game's board, which every framed answer assumes."""
+
+    added: tuple[tuple[int, int], ...]     # the wall's stones, on points empty in the game
+    removed: tuple[tuple[int, int], ...]   # the defender's stones outside it, left without a liberty
+    colour: int                            # the added stones' colour: the attacker's
+
+    def words(self, size: int) -> str:
+        """``the frame added 3 white stones the game does not have: F19 C15 C16``, and
+        ``; it took off black A1`` where it took stones off."""
+        def points(found) -> str:
+            return " ".join(go_point(x, y, size) for x, y in found)
+
+        if not self.added and not self.removed:
+            return "the game closes the group itself: the frame added no stone"
+        plural = "" if len(self.added) == 1 else "s"
+        words = (f"the frame added {len(self.added)} {COLOR_NAME[self.colour]} stone{plural} the game "
+                 f"does not have: {points(self.added)}")
+        if self.removed:
+            words += f"; it took off {COLOR_NAME[3 - self.colour]} {points(self.removed)}"
+        return words
+
+
+def frame_changes(position: GamePosition, problem: Problem) -> FrameChanges:
+    """The stones ``problem`` (a frame of ``position``) has and the game does not, and the reverse,
+    each in reading order (top row first)."""
+    before, after = position.stones, problem.stones
+    def changed(where) -> tuple[tuple[int, int], ...]:
+        return tuple((int(x), int(y)) for y, x in zip(*np.nonzero(where)))
+
+    return FrameChanges(added=changed((before == EMPTY) & (after != EMPTY)),
+                        removed=changed((before != EMPTY) & (after == EMPTY)),
+                        colour=problem.attacker)
+
+
+# The SGF marks of what a frame changed (FrameChanges), and what the comment says of them.
+ADDED_MARK, REMOVED_MARK = "TR", "CR"
+MARKS_SAID = ("Triangles: stones the frame added, which the game does not have; circles: stones "
+              "of the game the frame took off.  The answer holds for the framed position.")
+
+
 def solution_sgf(problem: Problem, lines: list[list[tuple[int, tuple[int, int] | str]]],
-                 comment: str) -> str:
+                 comment: str, changes: FrameChanges | None = None) -> str:
     """The framed problem as SGF (``SZ PL AB AW MA C``) with each line a variation from the root.
 
     A line is a list of (colour, (x, y) or ``"pass"``), as
     :attr:`solver.principal_variation.PrincipalVariation.moves`; a pass is ``B[]``/``W[]``.
+    With ``changes``, the frame's stones are marked (``TR``, ``CR`` on the points it took
+    stones off) and the comment says so.
     """
     stones = problem.stones
+    marks = []
+    if changes is not None and (changes.added or changes.removed):
+        comment = f"{comment}\n\n{MARKS_SAID}"
+        marks = [(ADDED_MARK, [sgf_point(*p) for p in changes.added]),
+                 (REMOVED_MARK, [sgf_point(*p) for p in changes.removed])]
     root = node([("FF", ["4"]), ("GM", ["1"]), ("SZ", [str(problem.size)]),
                  ("GN", [escape_text(problem.properties["GN"])] if "GN" in problem.properties else []),
                  ("C", [escape_text(comment)] if comment else []),
                  ("PL", [color_letter(problem.to_play)] if problem.to_play else []),
                  ("AB", stone_points(stones, BLACK)), ("AW", stone_points(stones, WHITE)),
-                 ("MA", [sgf_point(*problem.target)])])
+                 ("MA", [sgf_point(*problem.target)]), *marks])
     variations = [game_tree([node([(color_letter(color), ["" if move == "pass" else sgf_point(*move)])])
                              for color, move in line]) for line in lines if line]
     return game_tree([root], variations, line_per_variation=True) + "\n"
@@ -231,7 +294,8 @@ def add_group_options(parser) -> None:
                         help="the files are game records: answer for the group holding the stone at "
                              "this Go coordinate (e.g. D4), framed as enclose frames a book corner")
     parser.add_argument("--move", type=int, metavar="N",
-                        help="with --group: the position after move N (default: the last move)")
+                        help="with --group: the position after move N (default: the last move; "
+                             "for a problem file, with AB, AW and PL at its root, the root)")
     parser.add_argument("--to-play", choices=("B", "W"),
                         help="with --group: who moves first (default: the game's next player)")
 
@@ -241,7 +305,42 @@ def check_group_options(args) -> None:
         args.parser.error("--move and --to-play choose a game's position: give --group too")
 
 
+def wider_frame(position: GamePosition, problem: Problem, changes: FrameChanges,
+                max_area: int) -> tuple[Problem | None, str]:
+    """(the group framed again with the points ``problem``'s frame filled left empty, its wall one
+    step further out, or None, why not).  Those points are the defender's to play as much as
+    the attacker's there, where the first frame gave them to the attacker.  A frame that added
+    nothing, or one the solver cannot read (no wall, more than ``max_area`` empty points), is
+    no check."""
+    if not changes.added:
+        return None, "the game closes the group itself"
+    frame = enclose(position.stones, problem.target, keep=frozenset(changes.added))
+    wider = Problem(source=problem.source, size=problem.size, stones=frame.stones, target=problem.target,
+                    to_play=problem.to_play)
+    verdict, area, _ = size_up(wider, frame, max_area)
+    if verdict == NO_WALL:
+        return None, "no wall closes the wider frame"
+    if verdict == TOO_LARGE:
+        return None, f"the wider frame holds {area} empty points, over the {max_area} the solver reads"
+    return wider, ""
+
+
+@dataclass(frozen=True)
+class GameGroup:
+    """A group of a game framed: the problem, what its frame changed, and the position it came from."""
+
+    problem: Problem
+    changes: FrameChanges
+    position: GamePosition
+
+
 def group_problem(path: str, args) -> Problem:
     """The problem ``--group``, ``--move`` and ``--to-play`` ask of the game record at ``path``."""
+    return framed_game_group(path, args).problem
+
+
+def framed_game_group(path: str, args) -> GameGroup:
+    """:func:`group_problem`, with what its frame changed on the game's board."""
     position = game_position(path, args.move, source=path)
-    return framed_group(position, args.group, path, to_play=args.to_play, max_area=args.max_area)
+    problem = framed_group(position, args.group, path, to_play=args.to_play, max_area=args.max_area)
+    return GameGroup(problem, frame_changes(position, problem), position)

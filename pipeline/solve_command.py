@@ -1,12 +1,13 @@
 """``tsumego solve``: the solver's exact answer for problem files, in a Go player's words.
 
-``tsumego solve [--algo dfs|dfpn] [--ko-master attacker|defender|none] [--max-nodes N] [--seconds S]
+``tsumego solve [--algo dfs|dfpn] [--ko-master each|attacker|defender|none] [--max-nodes N] [--seconds S]
 [--max-table-mb M] [--guide FILE.tsq|DIR | --no-guide] [--guide-fade N] [--no-race] [--no-sibling-hints]
-[--json] [--pv] FILE_OR_DIR...`` prints one line per problem::
+[--json] [--pv] [--sgf-out FILE [--force]] FILE_OR_DIR...`` prints one line per problem::
 
     gop-5522.sgf: Black to play kills the white group at C17: B G19 (proved, 12,620 nodes, 0.07 s)
 
-in Go coordinates (:mod:`solver.coordinates`); ``--json`` gives one object per
+in Go coordinates (:mod:`solver.coordinates`), a ko said as ko and no move
+given where none is needed (:mod:`pipeline.group_answer`); ``--json`` gives one object per
 line with the SGF points beside them.  ``--pv`` adds the main line, numbered:
 the solver's principal variation (:mod:`solver.principal_variation`) cut where
 the status is settled (:mod:`solver.main_line`), and the board at its end.
@@ -20,11 +21,16 @@ file was rejected (:mod:`pipeline.batch`).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 
-from pipeline.batch import Tally, input_files
-from pipeline.game_group import add_group_options, check_group_options, group_problem, solution_sgf
+from pipeline.batch import REJECTED, Tally, input_files
+from pipeline.frame_check import (check_fields, check_lines, check_wider_frame, depends_headline, depends_words,
+                                  frame_fields)
+from pipeline.game_group import add_group_options, check_group_options, framed_game_group, solution_sgf
+from pipeline.group_answer import EACH, NODE_BUDGET, answer_fields, answer_group, colour_name, sgf_of
+from pipeline.paths import check_output_file
 from pipeline.pattern_options import add_pattern_options, patterns_from_args
 from pipeline.warm_up import warm_up_planes, warm_up_solver
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
@@ -42,52 +48,25 @@ DEFAULT_SOLVE_MAX_NODES = 10_000_000
 SETTLED_CHECK_NODES = 200_000
 
 
-def colour_name(color: int) -> str:
-    return "Black" if color == BLACK else "White"
-
-
 def budget_words(args) -> str:
     """What stopped an unsettled solve, in words: ``the node budget``, ``10 s``, or both."""
     limits = ([f"{args.max_nodes:,} nodes"] if args.max_nodes else []) + \
         ([f"{args.seconds:g} s"] if args.seconds is not None else [])
-    return " or ".join(limits) if args.seconds is not None else "the node budget"
+    return " or ".join(limits) if args.seconds is not None else NODE_BUDGET
 
 
-def verdict_words(verdict, problem, budget: str = "the node budget") -> str:
-    """The answer as a sentence: ``Black to play kills the white group at C17: B G19``;
-    ``budget`` names what an unsettled solve ran out of."""
-    size = problem.size
-    player = colour_name(verdict.to_play)
-    group = f"the {colour_name(verdict.defender).lower()} group at {go_point(*problem.target, size)}"
-    defending = verdict.to_play == verdict.defender
-    if verdict.winner is None:
-        return f"{player} to play: {group} is not settled within {budget}"
-    if verdict.winner != verdict.to_play:
-        return f"{player} to play cannot save {group}: it dies" if defending else \
-            f"{player} to play cannot kill {group}: it lives"
-    if verdict.move == "pass":
-        return f"{player} to play: {group} lives as it stands, no move needed" if defending else \
-            f"{player} to play: {group} is dead as it stands, no move needed"
-    move = f"{color_letter(verdict.to_play)} {go_move(verdict.move, size)}"
-    return f"{player} to play {'saves' if defending else 'kills'} {group}: {move}"
-
-
-def sgf_of(move) -> str | None:
-    """A move's SGF point: ``"bc"``, ``""`` for a pass, None for no move."""
-    if move is None:
-        return None
-    return "" if move == "pass" else sgf_point(*move)
-
-
-def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, str]:
-    """(the JSON row, the text) of one problem file."""
-    problem = problem_of(path, args)
-    solver = Solver(problem, max_area=args.max_area, max_table_mb=args.max_table_mb,
-                    move_patterns=move_patterns, race=not args.no_race,
-                    sibling_hints=not args.no_sibling_hints)
+def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, str, str | None]:
+    """(the JSON row, the text, with ``--sgf-out`` the SGF to write) of one problem file."""
+    problem, group = problem_of(path, args)
+    solver_options = dict(max_table_mb=args.max_table_mb, move_patterns=move_patterns, race=not args.no_race,
+                          sibling_hints=not args.no_sibling_hints)
+    solver = Solver(problem, max_area=args.max_area, **solver_options)
+    solve_options = dict(algo=args.algo, max_nodes=args.max_nodes, guide=guide)
+    # the problem's time (--seconds) bounds its answer's solves, all of them together
     cpu_until = None if args.seconds is None else time.thread_time() + args.seconds
-    verdict = solver.solve(problem.to_play, ko_master=args.ko_master, algo=args.algo,
-                           max_nodes=args.max_nodes, guide=guide, cpu_until=cpu_until)
+    answer = answer_group(solver, problem.to_play, args.ko_master, budget_words(args), cpu_until=cpu_until,
+                          **solve_options)
+    verdict = answer.verdict
     size = problem.size
     row = {
         "file": path,
@@ -95,71 +74,100 @@ def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, st
         "target": go_point(*problem.target, size),
         "target_sgf": sgf_point(*problem.target),
         "defender": color_letter(problem.defender),
-        "status": verdict.status,
-        "verdict": verdict_words(verdict, problem, budget_words(args)),
-        "move": None if verdict.move is None else go_move(verdict.move, size),
-        "sgf": sgf_of(verdict.move),
-        "nodes": verdict.nodes,
-        "seconds": round(verdict.seconds, 6),
+        **answer_fields(answer, size, problem.target),
+        "frame": None, "wider_frame": None,
         "guide": guide.source if guide is not None else None,
     }
     proved = "proved, " if verdict.winner is not None else ""
-    nodes = f"{verdict.nodes:,} node{'' if verdict.nodes == 1 else 's'}"
-    text = f"{path}: {row['verdict']} ({proved}{nodes}, {verdict.seconds:.2f} s)"
+    nodes = f"{answer.nodes:,} node{'' if answer.nodes == 1 else 's'}"
+    headline, changes, framed = row["verdict"], None, []
+    if group is not None:
+        changes = group.changes
+        check = check_wider_frame(group, answer, args.ko_master, args.max_area, solver_options, **solve_options)
+        row["frame"] = frame_fields(changes, size)
+        row["wider_frame"] = check_fields(answer, check, size, problem.target)
+        if check.agrees_with(answer) is False:   # never one frame's answer as the game's
+            headline = depends_headline(answer, size, problem.target)
+            row["verdict"] = depends_words(answer, check, size, problem.target)
+        framed = check_lines(answer, check, changes, size, problem.target)
+    text = "\n".join([f"{path}: {headline} ({proved}{nodes}, {answer.seconds:.2f} s)", *framed])
+    answer_sgf = None
     if args.pv or args.sgf_out:
-        main_line = add_main_line(row, solver, problem, args)
+        main_line = add_main_line(row, solver, problem, answer, args)
         if args.sgf_out:
-            write_answer(args.sgf_out, problem, row)
+            answer_sgf = solution_sgf(problem, [line_moves(row)], row["verdict"], changes)
         if args.pv:
             text += "\n" + main_line
-        else:   # the line went to the file only
+        else:   # the line goes to the file only
             for key in ("pv", "pv_full_length", "final", "pv_complete"):
                 row.pop(key)
-        if args.sgf_out:
-            text += f"\n  written: {args.sgf_out}"
-    return row, text
+    return row, text, answer_sgf
 
 
 def problem_of(path: str, args):
-    """The problem a file asks: the file itself, or with ``--group`` the group of a game record
-    framed after ``--move`` (:mod:`pipeline.game_group`)."""
-    return load_problem(path) if args.group is None else group_problem(path, args)
+    """(the problem a file asks, the framed game group or None): the file itself, or with
+    ``--group`` the group of a game record framed after ``--move`` (:mod:`pipeline.game_group`)."""
+    if args.group is None:
+        return load_problem(path), None
+    group = framed_game_group(path, args)
+    return group.problem, group
 
 
-def write_answer(path: str, problem, row: dict) -> None:
+def line_moves(row: dict) -> list:
+    """The main line of ``row`` as (colour, (x, y) or ``"pass"``)."""
+    return [(BLACK if m["color"] == "B" else 3 - BLACK, "pass" if m["sgf"] == "" else parse_sgf_point(m["sgf"]))
+            for m in row["pv"]]
+
+
+def write_answer(path: str, answer_sgf: str) -> str | None:
     """``--sgf-out``: the problem (framed, with ``--group``) and the main line as a variation,
-    the verdict as the comment, for any SGF editor."""
-    moves = [(BLACK if m["color"] == "B" else 3 - BLACK, "pass" if m["sgf"] == "" else parse_sgf_point(m["sgf"]))
-             for m in row.get("pv", [])]
-    with open(path, "w") as handle:
-        handle.write(solution_sgf(problem, [moves], row["verdict"]))
+    the verdict as the comment, for any SGF editor.  None once written, else why not."""
+    folder = os.path.dirname(path)
+    if folder and not os.path.isdir(folder):
+        return f"the folder {folder} does not exist; the answer above is not written"
+    try:
+        with open(path, "w") as handle:
+            handle.write(answer_sgf)
+    except OSError as exc:
+        return f"cannot write it ({exc.strerror}); the answer above is not written"
+    return None
 
 
-def add_main_line(row: dict, solver, problem, args) -> str:
+def add_main_line(row: dict, solver, problem, answer, args) -> str:
     """Add the main line to ``row`` (``pv``, ``pv_full_length``, ``final``, ``pv_complete``);
-    the text lines that show it: the moves numbered, then the board at the line's end."""
+    the text lines that show it: the moves numbered, then the board at the line's end.
+
+    The line is read with the ko master that makes it the answer's (the side to play
+    where it must win a ko, else the loser: the winner needs no ko).  Where no move
+    is needed, it opens with the side to play's pass and goes on with the other side
+    trying its best."""
+    ko_master = answer.line_ko_master
+    opening = [(problem.to_play, "pass")] if answer.standing is not None else []
+    first = 3 - problem.to_play if opening else problem.to_play
     # a solve out of budget has no line: the position stays as it is
     line = None if row["status"] == "unknown" else solver.principal_variation(
-        problem.to_play, ko_master=args.ko_master, max_nodes=args.max_nodes)
-    moves = [] if line is None else line.moves[:settled_length(solver, line, args.ko_master,
-                                                                SETTLED_CHECK_NODES)]
+        first, ko_master=ko_master, max_nodes=args.max_nodes)
+    moves = [] if line is None else opening + line.moves[:settled_length(solver, line, ko_master,
+                                                                          SETTLED_CHECK_NODES)]
     size = problem.size
     row["pv"] = [{"color": color_letter(c), "move": go_move(m, size), "sgf": sgf_of(m)} for c, m in moves]
-    row["pv_full_length"] = 0 if line is None else len(line.moves)
+    row["pv_full_length"] = 0 if line is None else len(opening) + len(line.moves)
     stones = replayed(problem, moves)
     row["final"] = ["".join(".XO"[int(c)] for c in rows) for rows in stones]
     row["pv_complete"] = line is not None and line.complete
     if line is None:
         return "  main line: none (the solve ran out of nodes)"
     numbered = "  ".join(f"{i}. {color_letter(c)} {go_move(m, size)}" for i, (c, m) in enumerate(moves, 1))
-    ending = main_line_ending(row, line, moves)
+    ending = main_line_ending(answer, line, len(line.moves) + len(opening) - len(moves))
     return "\n".join([f"  main line: {numbered or '-'}{ending}", *board_diagram(stones, size, "  ")])
 
 
-def main_line_ending(row: dict, line, moves) -> str:
-    group = f"the {colour_name(1 if row['defender'] == 'B' else 2).lower()} group"
-    settled = f"{group} is dead" if row["status"] == "unsafe" else f"{group} lives"
-    rest = len(line.moves) - len(moves)
+def main_line_ending(answer, line, rest: int) -> str:
+    """`` — the white group is dead (4 more moves play it out)``, ``... if Black wins the ko``."""
+    group = f"the {colour_name(answer.defender).lower()} group"
+    settled = f"{group} lives" if line.winner == answer.defender else f"{group} is dead"
+    if answer.ko:
+        settled += f" if {colour_name(answer.to_play)} wins the ko"
     more = f" ({rest} more moves play it out)" if rest else ""
     unfinished = "" if line.complete else f", the line unfinished ({line.ended})"
     return f" — {settled}{more}{unfinished}"
@@ -197,6 +205,10 @@ def run(args) -> int:
     check_group_options(args)
     if args.sgf_out and len(args.files) != 1:
         args.parser.error("--sgf-out writes one answer: give one file")
+    if args.force and not args.sgf_out:
+        args.parser.error("--force lets --sgf-out overwrite its file: give --sgf-out too")
+    if args.sgf_out:   # an existing file is refused before any solve, as eval's --picture
+        check_output_file(args.sgf_out, "--sgf-out", args.force)
     if args.guide_fade is not None and args.guide_fade < 0:
         args.parser.error("--guide-fade must not be negative")
     # the guide's options and loader are the command line's (pipeline may not import the model)
@@ -214,23 +226,33 @@ def run(args) -> int:
     warm_up_solver(say=lambda line: print(line, file=sys.stderr, flush=True))
     if guide is not None:
         warm_up_planes()
+    unwritten = False
     for path in files:
         try:
-            row, text = solve_one(path, args, guide, move_patterns)
+            row, text, answer_sgf = solve_one(path, args, guide, move_patterns)
         except Exception as exc:   # a bad file is one line and the batch goes on
             tally.reject(path, reason_of(exc))
             continue
         tally.answer()
         print(json.dumps(row) if args.json else text, flush=True)
-    return tally.close()
+        if args.sgf_out:
+            # written once the answer is out, so that a file that cannot be written loses nothing
+            why = write_answer(args.sgf_out, answer_sgf)
+            if why is not None:
+                print(f"error: --sgf-out {args.sgf_out}: {why}", file=sys.stderr, flush=True)
+                unwritten = True
+            elif not args.json:
+                print(f"  written: {args.sgf_out}", flush=True)
+    return max(tally.close(), REJECTED if unwritten else 0)
 
 
 def register(commands) -> None:
     solve = commands.add_parser("solve", help="solve problem SGF files (or folders of them) for the side in PL[]")
     solve.add_argument("files", nargs="+", metavar="FILE_OR_DIR")
     solve.add_argument("--algo", choices=ALGORITHMS, default="dfs", help="the search (default: dfs)")
-    solve.add_argument("--ko-master", choices=KO_MASTERS, default="attacker",
-                       help="who may retake any ko (default: attacker)")
+    solve.add_argument("--ko-master", choices=(EACH, *KO_MASTERS), default=EACH,
+                       help="who may retake any ko: each side in turn, the answer saying where it "
+                            "turns on a ko, or only the one named (default: each)")
     solve.add_argument("--max-nodes", type=int, default=None,
                        help="node budget per solve; past it the status is 'unknown' "
                             f"(default: {DEFAULT_SOLVE_MAX_NODES:,}, or none with --seconds; 0: none)")
@@ -256,6 +278,8 @@ def register(commands) -> None:
     solve.add_argument("--sgf-out", metavar="FILE",
                        help="write the problem (framed, with --group) and the main line as an SGF "
                             "variation, for any SGF editor (one input file)")
+    solve.add_argument("--force", action="store_true",
+                       help="let --sgf-out overwrite an existing file (default: off)")
     solve.add_argument("--json", action="store_true", help="one JSON object per line (default: text)")
     solve.add_argument("--pv", action="store_true",
                        help="add the main line, numbered, and the board at its end (default: off)")

@@ -20,11 +20,15 @@ def test_json_lines_and_errors(tmp_path, capsys):
     (row,) = [json.loads(line) for line in out.splitlines()]
     assert row["file"] == str(good) and row["to_play"] == "B"
     assert row["status"] in ("safe", "unsafe") and row["nodes"] > 0
-    # Black to kill three points in the corner: the vital point wins, in Go coordinates
-    # with the SGF point beside them.
-    assert row["status"] == "unsafe" and (row["move"], row["sgf"]) == ("A8", "ab")
+    # Three points in the corner with a black stone beside them: White moving first cannot
+    # make two eyes either, so Black needs no move (an SGF pass, ""), in Go coordinates with
+    # the SGF point beside them.
+    assert row["status"] == "unsafe" and (row["move"], row["sgf"]) == ("pass", "")
     assert (row["target"], row["target_sgf"], row["defender"]) == ("B9", "ba", "W")
-    assert row["verdict"] == "Black to play kills the white group at B9: B A8"
+    assert row["verdict"] == "Black to play: the white group at B9 is dead as it stands; no move needed"
+    assert (row["ko"], row["standing"], row["frame"]) == (None, "dead", None)   # a problem: no frame
+    # nodes: the label's solve (Black first, the attacker ko master); nodes_total: every solve
+    assert row["nodes"] == 2 and row["nodes_total"] > row["nodes"]
     assert err.splitlines()[-1] == "solve: read 2 = answered 1 + rejected 1"
 
 
@@ -38,8 +42,8 @@ def test_text_line_speaks_go_and_folders_are_read_with_totals(tmp_path, capsys):
     empty.mkdir()
     assert main(["solve", str(folder), str(empty)]) == 1
     out, err = capsys.readouterr()
-    assert out == (f"{folder / 'inner' / 'good.sgf'}: Black to play kills the white group at B9: "
-                   f"B A8 (proved, 2 nodes, {out.split(', ')[-1]}")
+    assert out == (f"{folder / 'inner' / 'good.sgf'}: Black to play: the white group at B9 is dead as it "
+                   f"stands; no move needed (proved, 11 nodes, {out.split(', ')[-1]}")
     assert f"error: {folder / 'bad.sgf'}: " in err
     assert f"error: {empty}: a folder without *.sgf files" in err
     assert err.splitlines()[-1] == "solve: read 3 = answered 1 + rejected 2"
@@ -240,4 +244,31 @@ def test_every_help_gives_every_default():
               and action.default != argparse.SUPPRESS and "default" not in (action.help or "")]
     assert not silent
     help_text = commands.choices["solve"].format_help()
-    assert "(default: 10,000,000, or none with --seconds; 0: none)" in help_text and "(default: attacker)" in help_text
+    assert "(default: 10,000,000, or none with --seconds; 0: none)" in help_text and "(default: each)" in help_text
+
+
+def test_sgf_out_says_a_missing_folder_after_the_answer_and_overwrites_only_with_force(tmp_path, capsys):
+    good = tmp_path / "good.sgf"
+    good.write_bytes(GOOD)
+    missing = tmp_path / "nowhere" / "answer.sgf"
+    assert main(["solve", "--no-guide", "--sgf-out", str(missing), str(good)]) == 1
+    out, err = capsys.readouterr()
+    assert out.startswith(f"{good}: Black to play: the white group at B9 is dead as it stands")
+    assert err.splitlines() == [f"error: --sgf-out {missing}: the folder {missing.parent} does not exist; "
+                                "the answer above is not written",
+                                "solve: read 1 = answered 1 + rejected 0"]
+    answer = tmp_path / "answer.sgf"
+    assert main(["solve", "--no-guide", "--sgf-out", str(answer), str(good)]) == 0
+    assert capsys.readouterr().out.endswith(f"\n  written: {answer}\n")
+    written = answer.read_text()
+    answer.write_text("kept")
+    # an existing file is refused before any solve, as eval's --picture refuses one
+    assert main(["solve", "--no-guide", "--sgf-out", str(answer), str(good)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"error: --sgf-out {answer}: the file exists (--force overwrites it)\n"
+    assert answer.read_text() == "kept"
+    assert main(["solve", "--no-guide", "--sgf-out", str(answer), "--force", str(good)]) == 0
+    assert answer.read_text() == written
+    with pytest.raises(SystemExit) as exited:
+        main(["solve", "--force", str(good)])
+    assert exited.value.code == 2

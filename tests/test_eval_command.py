@@ -29,7 +29,7 @@ from solver.coordinates import parse_go_point
 from tests.toy_network import PROBLEM_FILES, eight_images, meta_for, packed_for_current_planes, small_model
 
 KILL, LIVE = PROBLEM_FILES
-QUESTION = "White to play: is the black group at M3 safe?"
+QUESTION = "if White plays first: is the black group at M3 safe?"
 
 
 class FirstMoverNet(SafetyEvaluator):
@@ -106,6 +106,9 @@ def test_the_line_asks_the_question_and_answers_in_go_coordinates(model, tmp_pat
     (0.8, 0.2, False, True),         # PL attacker: safe with it first, dead with the defender first
     (0.2, 0.8, True, True),          # the same contradiction, PL the defender
     (0.2, 0.9, False, False),        # attacker first 0.2, defender first 0.9: a fair answer
+    (0.3451, 0.1, True, True), (0.6549, 0.1, True, True),   # printed 0.35 and 0.65: in the band
+    (0.3449, 0.1, True, False),      # printed 0.34: out of it
+    (0.4951, 0.8, False, True),      # printed 0.50: safe with the attacker first, a contradiction
 ])
 def test_the_network_is_unsure_near_one_half_or_contradicting_itself(safe, other, pl_defender, unsure):
     stones = np.zeros((9, 9), np.int8)
@@ -119,9 +122,10 @@ def test_the_line_and_json_say_when_and_why_the_network_is_unsure(monkeypatch, t
     options = stub_model(monkeypatch, tmp_path, defender_first=0.2, attacker_first=0.9)
     code, (line,), _ = run_eval(capsys, *options, KILL)
     assert code == 0
-    assert (f"{QUESTION} network: P(safe) = 0.90, leaning yes (unsure: it says safe with White (the "
+    assert (f"{QUESTION} network: P(safe) = 0.90, maybe lives (unsure: it says safe with White (the "
             "attacker) first, P(safe) = 0.90, but not with Black (the defender) first, P(safe) = 0.20); "
             "moves: ") in line
+    assert line.endswith("; if Black plays first: P(safe) = 0.20")
     code, (out,), _ = run_eval(capsys, *options, "--json", KILL)
     row = json.loads(out)
     assert (row["safe"], row["safe_other_first"], row["unsure"]) == (0.9, 0.2, True)
@@ -129,22 +133,48 @@ def test_the_line_and_json_say_when_and_why_the_network_is_unsure(monkeypatch, t
     # Near one half.
     options = stub_model(monkeypatch, tmp_path, defender_first=0.9, attacker_first=0.4)
     code, (line,), _ = run_eval(capsys, *options, KILL)
-    assert "network: P(safe) = 0.40, leaning no (unsure: P(safe) within 0.35..0.65); moves: " in line
+    assert "network: P(safe) = 0.40, maybe dies (unsure: P(safe) within 0.35..0.65); moves: " in line
     # Sure: dead with White first, alive with Black first, as the problem says.
     options = stub_model(monkeypatch, tmp_path, defender_first=0.9, attacker_first=0.1)
     code, (line,), _ = run_eval(capsys, *options, KILL)
-    assert "network: P(safe) = 0.10, probably not; moves: " in line and "unsure" not in line
+    assert "network: P(safe) = 0.10, probably dies; moves: " in line and "unsure" not in line
     code, (out,), _ = run_eval(capsys, *options, "--json", KILL)
     assert json.loads(out)["unsure"] is False and json.loads(out)["unsure_why"] is None
+
+
+def test_the_title_the_words_and_the_halos_answer_one_question(monkeypatch, tmp_path, capsys):
+    """LIVE: Black, the defender, to play.  Every block's halo is its P(safe) with Black first,
+    as the title's: the target's halo is the title's number, the white blocks' their answer with
+    their attacker first."""
+    from model.evaluate import stone_safety
+
+    options = stub_model(monkeypatch, tmp_path, defender_first=0.9, attacker_first=0.1)
+    code, (line,), _ = run_eval(capsys, *options, LIVE)
+    assert ": if Black plays first: is the black group at " in line
+    assert " network: P(safe) = 0.90, probably lives; " in line
+    assert line.endswith("; if White plays first: P(safe) = 0.10")
+    sub = load_subproblem(LIVE)
+    safety = stone_safety(NumpyNet.load("stub"), sub)
+    assert np.allclose(safety[target_block(sub)], 0.9)
+    assert np.allclose(safety[sub.stones == WHITE], 0.1)
+    svg = tmp_path / "live.svg"
+    assert run_eval(capsys, *options, "--picture", svg, LIVE)[0] == 0
+    text = svg.read_text()
+    assert "halo: P(block survives if Black plays first)" in text
+    assert "network: P(safe) = 0.90, probably lives; if White plays first: P(safe) = 0.10" in text
 
 
 def test_solve_proves_the_answer_or_says_the_budget_ran_out(model, capsys):
     code, (line,), _ = run_eval(capsys, *model, "--solve", KILL)
     assert code == 0
-    assert "; solver: unsafe, proved (White plays N1; " in line and line.endswith(" the network said")
+    # in tsumego solve's words
+    assert "; solver: White to play kills the black group at M3: W N1 (proved, " in line
+    assert line.endswith(" the network said")
     code, (out,), _ = run_eval(capsys, *model, "--solve", "--json", KILL)
     proof = json.loads(out)["solver"]
     assert (proof["status"], proof["move"], proof["sgf"]) == ("unsafe", "N1", "mm") and proof["nodes"] > 0
+    assert (proof["ko"], proof["standing"]) == (None, None)
+    assert proof["verdict"] == "White to play kills the black group at M3: W N1"
     code, (line,), _ = run_eval(capsys, *model, "--solve", "--max-nodes", "1", KILL)
     assert code == 0 and "; solver: unknown within 1 node (" in line
     assert "): the network's answer stands" in line
@@ -218,8 +248,8 @@ def test_the_picture_shows_the_board_the_question_and_the_answers(model, tmp_pat
     svg = tmp_path / "board.svg"
     assert run_eval(capsys, *model, "--solve", "--picture", svg, KILL)[0] == 0
     text = svg.read_text()
-    for words in (QUESTION, "network: P(safe) = ", "solver: unsafe, proved (White N1)",
-                  "halo: P(block survives, opponent moves first)",
+    for words in (QUESTION, "network: P(safe) = ", "solver: White to play kills the black group at M3: W N1",
+                  "halo: P(block survives if White plays first)",
                   "blue squares: the target group; 1-3: White's likely moves (network)"):
         assert words in text
     # The corner and two lines around its stones and the moves, lettered without I, the rows
@@ -324,3 +354,25 @@ def test_eval_refuses_what_solve_refuses_in_the_same_words(tmp_path, capsys):
     assert refused == [line for line in capsys.readouterr().err.splitlines() if line.startswith("error: ")]
     assert [line.split(": ")[1] for line in refused] == [LIVE, *paths]
     assert "open wall" in refused[1] and "root variation B[zz] is off the board" in refused[2]
+
+
+def test_solve_says_a_ko_as_solve_does(monkeypatch, tmp_path, capsys):
+    from tests.test_group_answer import KO_TO_LIVE
+
+    path = tmp_path / "ko.sgf"
+    path.write_text(KO_TO_LIVE)
+    # the network says safe; the label's question (the attacker wins any ko) says unsafe
+    options = stub_model(monkeypatch, tmp_path, defender_first=0.9, attacker_first=0.1)
+    code, (line,), _ = run_eval(capsys, *options, "--solve", path)
+    assert code == 0
+    assert ("; solver: White to play: the white group at A7 lives by ko: W B8; ko: White must win the ko "
+            "and needs the ko threats (proved, ") in line
+    assert line.endswith("), not what the network said, which reads a ko as the attacker's")
+    code, (out,), _ = run_eval(capsys, *options, "--solve", "--json", path)
+    proof = json.loads(out)["solver"]
+    assert (proof["status"], proof["ko"], proof["move"]) == ("unsafe", "W", "B8")
+    svg = tmp_path / "ko.svg"
+    assert run_eval(capsys, *options, "--solve", "--picture", svg, path)[0] == 0
+    text = svg.read_text()
+    assert "solver: White to play: the white group at A7 lives by ko: W B8" in text
+    assert "ko: White must win the ko and needs the ko threats" in text

@@ -260,3 +260,128 @@ def test_move_without_group_is_an_argument_error(tmp_path, command):
     with pytest.raises(SystemExit) as exit_:
         main([command, str(record), "--move", "3"])
     assert exit_.value.code == 2
+
+
+def test_a_problem_file_is_read_at_its_root_with_pl_to_play(tmp_path, capsys):
+    """A problem's root variations are its answer, not moves of a game: ``--group`` reads the
+    root's position with PL to play, without ``--move 0``."""
+    from pipeline.cli import main
+
+    problem = ("(;FF[4]SZ[9]PL[W]AB[ea][eb][ac][bc][cc][dc][ec]AW[da][ab][bb][cb][db]"
+               "(;W[ba])(;W[ca]))")
+    position = game_position(problem.encode())
+    assert (position.move_number, position.to_play) == (0, WHITE)
+    assert position.stones[0, 1] == 0                                # B9: the answer is not played
+    assert game_position(problem.encode(), 1).stones[0, 1] == WHITE  # --move still plays it
+    record = tmp_path / "problem.sgf"
+    record.write_text(problem)
+    assert main(["solve", str(record), "--group", "A8", "--no-guide"]) == 0
+    assert capsys.readouterr().out.startswith(f"{record}: White to play saves the white group at A8: W B9 (")
+    # a game with handicap stones (AB only) and PL[W] is still read to its last move
+    assert game_position(GAME.encode()).move_number == 38
+
+
+# A corner of a game whose straight three the game has nearly closed: E7, on the wall's line,
+# is still empty.  The frame fills it with a black stone the game does not have.
+OPEN_AT_E7 = "(;FF[4]SZ[9]AB[ea][eb][ac][bc][cc][dc][fd]AW[da][ab][bb][cb][db][ge];B[gg])"
+
+
+def test_a_framed_answer_lists_the_stones_the_frame_added(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(OPEN_AT_E7)
+    answer = tmp_path / "answer.sgf"
+    assert main(["solve", str(record), "--group", "B8", "--no-guide", "--sgf-out", str(answer)]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0].startswith(f"{record}: White to play saves the white group at B8: W B9 (")
+    assert text[1] == "  framed: the frame added 1 black stone the game does not have: E7"
+    root = sgf.Sgf_game.from_bytes(answer.read_bytes()).get_root()
+    assert root.get("TR") == {(6, 4)}                   # E7, sgfmill's (row from the bottom, column)
+    assert "Triangles: stones the frame added, which the game does not have" in root.get("C")
+    assert not root.has_property("CR")
+    assert main(["solve", str(record), "--group", "B8", "--no-guide", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["frame"] == {"colour": "B", "added": ["E7"], "added_sgf": ["ec"], "removed": [],
+                            "removed_sgf": []}
+    # a group the game closes itself: nothing added, nothing marked
+    record.write_text(GAME)
+    assert main(["solve", str(record), "--group", "D2", "--no-guide", "--sgf-out", str(answer), "--force"]) == 0
+    assert capsys.readouterr().out.splitlines()[1] == (
+        "  framed: the game closes the group itself: the frame added no stone")
+    root = sgf.Sgf_game.from_bytes(answer.read_bytes()).get_root()
+    assert not root.has_property("TR") and "Triangles" not in root.get("C")
+
+
+# Five white stones on the second line, Black's wall below them, the first line and F8-J8
+# open to the right.  The frame's wall at G9 H9 H8 leaves White too little room: Black kills
+# at B9; with those points empty and the wall at J9 J8, White lives.  White first lives in both.
+OPEN_EDGE = "(;FF[4]SZ[9]AB[ac][bc][cc][dc][ec][fc][gc][hc][ic]AW[ab][bb][cb][db][eb])"
+
+
+def test_where_a_wider_frame_changes_the_answer_it_depends_on_the_surroundings(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(OPEN_EDGE)
+    assert main(["solve", str(record), "--group", "A8", "--no-guide"]) == 0
+    first, *rest = capsys.readouterr().out.splitlines()
+    assert first.startswith(f"{record}: Black to play: the white group at A8 depends on the surroundings (proved, ")
+    assert rest == ["  framed: the frame added 3 black stones the game does not have: G9 H9 H8",
+                    "  in this frame: Black to play kills the white group at A8: B B9",
+                    "  in the wider frame, leaving those points empty: Black to play cannot kill the white "
+                    "group at A8: it lives",
+                    "  the wider frame: the frame added 2 black stones the game does not have: J9 J8"]
+    assert main(["solve", str(record), "--group", "A8", "--no-guide", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["verdict"] == ("Black to play: the white group at A8 depends on the surroundings: in this frame, "
+                              "Black to play kills the white group at A8: B B9; in the wider frame, Black to "
+                              "play cannot kill the white group at A8: it lives")
+    wider = row["wider_frame"]
+    assert (wider["agrees"], wider["unchecked"], wider["status"], wider["frame"]["added"]) == (
+        False, None, "safe", ["J9", "J8"])
+    # White first lives in both frames: the answer stands, checked
+    assert main(["solve", str(record), "--group", "A8", "--to-play", "W", "--no-guide"]) == 0
+    first, *rest = capsys.readouterr().out.splitlines()
+    assert first.startswith(f"{record}: White to play saves the white group at A8: W ")
+    assert rest[1] == "  checked: a wider frame, leaving those points empty, gives the same answer"
+
+
+def test_a_group_the_game_closes_itself_needs_no_second_frame(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(GAME)
+    assert main(["solve", str(record), "--group", "D2", "--no-guide", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["wider_frame"] == {"agrees": None, "unchecked": "the game closes the group itself"}
+    assert row["frame"]["added"] == [] and row["verdict"] == "White to play saves the white group at D2: W E1"
+
+
+def test_eval_shows_the_frame_and_checks_its_proof_against_the_wider_frame(tmp_path, capsys):
+    import json
+
+    from pipeline.cli import main
+
+    record = tmp_path / "game.sgf"
+    record.write_text(OPEN_EDGE)
+    picture = tmp_path / "board.svg"
+    assert main(["eval", str(record), "--group", "A8", "--solve", "--json", "--picture", str(picture)]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert row["frame"]["added"] == ["G9", "H9", "H8"]
+    assert row["solver"]["wider_frame"]["agrees"] is False
+    assert row["solver"]["verdict"].startswith("Black to play: the white group at A8 depends on the surroundings: ")
+    text = picture.read_text()
+    assert "grey triangles: stones the frame added, which the game does not have" in text
+    assert "in the wider frame, Black to play cannot kill the white group at A8: it lives" in text
+    assert main(["eval", str(record), "--group", "A8", "--to-play", "W", "--solve"]) == 0
+    line = capsys.readouterr().out
+    assert "; solver: White to play saves the white group at A8: W " in line
+    assert line.rstrip().endswith("; framed: the frame added 3 black stones the game does not have: G9 H9 H8; "
+                                  "checked: a wider frame, leaving those points empty, gives the same answer")
