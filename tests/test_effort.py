@@ -17,6 +17,7 @@ from pipeline.cli import main
 from pipeline.enclose import question
 from pipeline.enclose.outcome import enclose_file
 from pipeline.enclose.reader import read_open_problem
+from solver.dfpn import SIMULATION_NODES
 
 from test_enclose import EXPECTED, OPEN
 from test_time_limit import EASY, HARD
@@ -76,6 +77,7 @@ def test_time_is_spent_in_rounds_of_growing_budgets_the_smallest_region_first(mo
         clock.now += 1.0
         target, frame = group[0]
         solves.append((budget, order.algo, len(frame.region), order.cpu_until))
+        assert order.simulation_nodes == (SIMULATION_NODES if order.cpu_until is not None else 0)
         return unsettled(stones, target, frame)
 
     monkeypatch.setattr(question, "time", clock)

@@ -21,6 +21,7 @@ import numpy as np
 from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks, enclose
 from pipeline.enclose.living_wall import THICKNESSES, is_strong, living_frame
 from solver import Problem, ProblemError, Solver, Verdict
+from solver.dfpn import SIMULATION_NODES
 from solver.area import SearchArea, search_area
 
 # What a reading found, from the side to play's point of view.
@@ -60,6 +61,7 @@ class Order:
     ``cpu_until`` stops every solve once the thread's CPU clock (:func:`time.thread_time`)
     reaches it (None: no time limit; :mod:`solver.time_limit`).  ``solvers``, when given,
     keeps each frame's solver, tables and all, for the next reading of the same frame.
+    ``simulation_nodes`` is df-pn's simulation budget (``Solver``; 0: off).
     """
 
     guide: object = None
@@ -68,14 +70,19 @@ class Order:
     guide_after: int = GUIDE_AFTER
     cpu_until: float | None = None
     solvers: dict | None = field(default=None, compare=False)
+    simulation_nodes: int = 0
 
     def solver(self, problem: Problem, max_area: int, ko_master: str = "attacker") -> Solver:
         """A solver of ``problem`` (a fresh one, or the one kept for its frame and ko master)."""
+        def new() -> Solver:
+            return Solver(problem, max_area=max_area, move_patterns=self.move_patterns,
+                          simulation_nodes=self.simulation_nodes)
+
         if self.solvers is None:
-            return Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
+            return new()
         key = (problem.target, problem.stones.tobytes(), max_area, ko_master)
         if key not in self.solvers:
-            self.solvers[key] = Solver(problem, max_area=max_area, move_patterns=self.move_patterns)
+            self.solvers[key] = new()
         return self.solvers[key]
 
 
@@ -150,7 +157,11 @@ ESCALATION = 4
 # time and settled few more (Cho elementary none of 23, a sample of intermediate 2 of 17;
 # RESULTS.md, "enclose escalates with df-pn").
 LISTING_ALGO = "dfpn"
-# The search that spends a problem's time (``--seconds``) on its unsettled readings.
+# The search that spends a problem's time (``--seconds``) on its unsettled readings, with its
+# simulation on (solver.dfpn.SIMULATION_NODES).  On 40 book readings of 17-23 points that
+# enclose had left unsettled, 10 CPU seconds each, DFS settled 16 and df-pn 23 (RESULTS.md,
+# "Reach at equal CPU"); the simulation then settled 23 of 38 against df-pn's 19 without it,
+# in 0.91 of its CPU where both settled.
 TIME_ALGO = "dfpn"
 
 
@@ -224,7 +235,7 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
     take all the time, where a tighter one or another region settles in a fraction of it.
     Each frame keeps its solver from round to round, so a round goes on from the proofs and
     numbers of the last.  Returns the index of the region that fits, or None."""
-    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={})
+    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={}, simulation_nodes=SIMULATION_NODES)
     budget = max_nodes   # a first pass without a node budget leaves nothing unsettled
     while time.thread_time() < cpu_until:
         budget *= ESCALATION
