@@ -29,6 +29,11 @@ move would not (DFS shares the key when it cannot; df-pn took more nodes so).
 Thresholds use the 1 + epsilon trick (Pawlewicz & Lew): the best child is
 searched until its number exceeds the second best by a factor, not by one, so
 the search does not thrash between two nearly equal children.
+
+Kawano's simulation (``Solver(simulation_nodes=...)``, off by default): a child about
+to be expanded for the first time, beside a sibling refuted on every path, is first
+tried with that refutation replayed move for move (:func:`_simulate`); what the replay
+proves holds on every path and is stored as exact.
 """
 from __future__ import annotations
 

@@ -94,6 +94,11 @@ def test_time_is_spent_in_rounds_of_growing_budgets_the_smallest_region_first(mo
     for budget in set(budgets):
         areas = [area for b, _, area, _ in timed if b == budget]
         assert areas == sorted(areas)
+    # the regions stay unsettled: only the smallest and those near it get the time
+    first_pass = sorted({area for _, _, area, cpu_until in solves if cpu_until is None})
+    assert first_pass[-1] > first_pass[0] + question.SPEND_AREA_SLACK
+    near = {area for area in first_pass if area <= first_pass[0] + question.SPEND_AREA_SLACK}
+    assert {area for _, _, area, _ in timed} == near
 
 
 def test_no_time_is_spent_once_a_region_fits(monkeypatch):
@@ -172,3 +177,32 @@ def test_an_order_with_solvers_keeps_one_solver_a_frame_and_ko_master():
     assert kept.solver(framed, 40) is kept.solver(framed, 40)
     assert kept.solver(framed, 40, "defender") is not kept.solver(framed, 40)
     assert question.Order().solver(framed, 40) is not question.Order().solver(framed, 40)
+
+
+def test_a_region_settled_by_the_time_pass_leaves_the_rounds(monkeypatch):
+    """Settled without a fit, a region is not read again (read again on a kept solver, it
+    would settle at once, round after round, while the budget grew without end)."""
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    clock = FakeClock()
+    reads = []
+
+    def read_region(stones, group, to_play, book, source, budget, max_area, order, escalated=False):
+        target, frame = group[0]
+        area = len(frame.region)
+        timed = order.cpu_until is not None
+        reads.append((area, timed))
+        clock.now += 1.0 if timed and area != smallest else 0.0
+        verdict = question.SETTLED if timed and area == smallest else question.UNSETTLED
+        return question.Reading(target=target, goal="live", frame=frame, verdict=verdict, area=area)
+
+    groups = question.candidates(problem.stones, frozenset(problem.book))
+    smallest = min(len(group[0][1].region) for group in groups)
+    monkeypatch.setattr(question, "time", clock)
+    monkeypatch.setattr(question, "read_region", read_region)
+    monkeypatch.setattr(question, "solve_reading", lambda stones, target, frame, *rest: question.Reading(
+        target=target, goal="live", frame=frame, verdict=question.UNSETTLED, area=len(frame.region)))
+    readings = question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40,
+                             cpu_until=20.0)
+    assert reads.count((smallest, True)) == 1
+    assert any(r.verdict == question.SETTLED and r.area == smallest for r in readings)
+    assert clock.now >= 20.0   # the others had the time

@@ -21,8 +21,8 @@ import numpy as np
 from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks, enclose
 from pipeline.enclose.living_wall import THICKNESSES, is_strong, living_frame
 from solver import Problem, ProblemError, Solver, Verdict
-from solver.dfpn import SIMULATION_NODES
 from solver.area import SearchArea, search_area
+from solver.dfpn import SIMULATION_NODES
 
 # What a reading found, from the side to play's point of view.
 FITS = "fits"                  # wins first, loses second, the book's move wins
@@ -163,6 +163,12 @@ LISTING_ALGO = "dfpn"
 # "Reach at equal CPU"); the simulation then settled 23 of 38 against df-pn's 19 without it,
 # in 0.91 of its CPU where both settled.
 TIME_ALGO = "dfpn"
+# The time goes to the smallest unsettled region and those at most this many points larger;
+# a larger one is read once these have settled.  Every round gives each region read the
+# same node budget, and a search area a few points larger needs many times the nodes.
+SPEND_AREA_SLACK = 3
+# A round's node budget grows no further (the solve's counters are 64-bit).
+MAX_ROUND_NODES = 1 << 40
 
 
 def empty_points(frame: Frame, area) -> int:
@@ -193,7 +199,8 @@ def more_telling(reading: Reading, than: Reading) -> bool:
 
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
-         max_nodes: int, max_area: int, order: Order = Order(), cpu_until: float | None = None) -> list[Reading]:
+         max_nodes: int, max_area: int, order: Order = Order(),
+         cpu_until: float | None = None) -> list[Reading]:
     """One reading per candidate region, the smallest regions first.
 
     Each region is read by :func:`read_region`.  Once a region fits (or fits
@@ -229,8 +236,9 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
                order: Order, cpu_until: float) -> int | None:
     """Read the unsettled regions again by ``TIME_ALGO``, in rounds of ``ESCALATION`` times the
     last round's node budget a solve (the first: ``ESCALATION`` times ``max_nodes``), each
-    round the smallest region first, until one fits (or fits but for a ko) or the thread's
-    CPU clock reaches ``cpu_until``.  A region's new reading replaces its old one when more
+    round the smallest region first and none more than ``SPEND_AREA_SLACK`` points larger
+    than it, until one fits (or fits but for a ko) or the thread's CPU clock reaches
+    ``cpu_until``.  A region's new reading replaces its old one when more
     telling.  Rounds, not one solve without a budget: a frame that does not settle would
     take all the time, where a tighter one or another region settles in a fraction of it.
     Each frame keeps its solver from round to round, so a round goes on from the proofs and
@@ -243,19 +251,22 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
                            key=lambda i: readings[i].area)
         if not unsettled:
             return None
-        for i in unsettled:
+        nearest = readings[unsettled[0]].area + SPEND_AREA_SLACK
+        for i in [i for i in unsettled if readings[i].area <= nearest]:
             if time.thread_time() >= cpu_until:
                 break
             again = read_region(stones, groups[i], to_play, book, source, budget, max_area, timed,
                                 escalated=True)
             again.nodes += readings[i].nodes
             again.seconds += readings[i].seconds
-            if more_telling(again, readings[i]):
+            # a region settled now (if only to a verdict less telling) leaves the rounds
+            if again.verdict != UNSETTLED or more_telling(again, readings[i]):
                 readings[i] = again
             else:
                 readings[i].nodes, readings[i].seconds = again.nodes, again.seconds
             if again.verdict in (FITS, KO):
                 return i
+        budget = min(budget, MAX_ROUND_NODES)
     return None
 
 
