@@ -1,0 +1,44 @@
+"""What the tests of ``tsumego serve`` share: a folder of labelled subproblems, made from the
+project's own problems by solving them, and the server's pieces over the shipped network."""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from pipeline.formats.subproblem import Subproblem
+from solver import BLACK, WHITE, Solver, load_problem
+
+ROOT = Path(__file__).resolve().parents[1]
+OWN_PROBLEMS = sorted((ROOT / "sgf-problems").glob("*/*.sgf"))
+GAME = ROOT / "docs" / "examples" / "lower-edge-game.sgf"
+
+
+def labelled_folder(folder: Path, count: int = 8) -> list[Subproblem]:
+    """The first ``count`` own problems, each side moving first, solved and written as
+    subproblem files (``TS``, ``AS``, ``TR``) into ``folder``."""
+    written = []
+    for path in OWN_PROBLEMS[:count]:
+        problem = load_problem(path)
+        solver = Solver(problem)
+        for color in (BLACK, WHITE):
+            verdict = solver.solve(color)
+            sub = Subproblem(size=problem.size, stones=problem.stones, target=problem.target, to_play=color,
+                             safe=verdict.status == "safe", available_moves=solver.area_size,
+                             best_move=verdict.move if isinstance(verdict.move, tuple) else None,
+                             source=f"{path.parent.name}/{path.stem}")
+            (folder / sub.name()).write_text(sub.to_sgf())
+            written.append(sub)
+    return written
+
+
+def shipped_network():
+    from model.evaluate import load_network
+
+    args = argparse.Namespace(model=None, end_state=False)
+    return load_network(args), args.model
+
+
+def solve_queue(guide: str, workers: int = 2, seconds: float = 10.0, max_nodes: int = 1_000_000):
+    from model.serve.solve_queue import SolveQueue
+
+    return SolveQueue({"max_nodes": max_nodes, "guide": guide}, workers=workers, seconds=seconds)
