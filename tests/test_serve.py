@@ -17,10 +17,9 @@ import pytest
 from model.serve.app import MAX_UPLOAD, create_app
 from model.serve.boards import solve_job, solver_settings
 from model.serve.research import LISTED, load_research
-from pipeline.cli import build_parser
-from pipeline.solve_command import answer_sgf, solve_one
+from pipeline.solve_command import answer_sgf
 from solver import ProblemError, load_problem
-from tests.serve_data import GAME, OWN_PROBLEMS, labelled_folder, shipped_network, solve_queue
+from tests.serve_data import GAME, OWN_PROBLEMS, command_line_row, labelled_folder, shipped_network, solve_queue
 
 
 @pytest.fixture(scope="module")
@@ -51,13 +50,6 @@ def opened(client, path, move=None) -> dict:
     answer = client.post("/api/position", json={"sgf": path.read_text(), "name": path.name, "move": move})
     assert answer.status_code == 200, answer.json
     return answer.json
-
-
-def command_line_row(path, *options) -> dict:
-    """``tsumego solve --pv --json``'s row for a file, guided by the shipped network as the server is."""
-    args = build_parser().parse_args(["solve", "--pv", *options, str(path)])
-    row, _ = solve_one(str(path), args, args.load_guide(args))
-    return row
 
 
 def one_line_error(answer, status: int) -> str:
