@@ -58,18 +58,23 @@ function drawBoard(svg, view) {
   for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) {
     const stone = view.stones[y][x];
     const point = goPoint(x, y, size);
-    if (stone !== "." && view.halo && view.halo[y][x] !== null) {
+    const wall = view.wall && view.wall.has(`${x},${y}`);
+    if (stone !== "." && !wall && view.halo && view.halo[y][x] !== null) {
       const p = view.halo[y][x];
       element("circle", { cx: at(x), cy: at(y), r: CELL * 0.5, fill: haloColour(p), class: "halo",
                           "data-point": point, "data-p": p }, svg);
     }
     if (stone !== ".") {
-      const wall = view.wall && view.wall.has(`${x},${y}`);
       const black = stone === "X";
       const circle = element("circle", { cx: at(x), cy: at(y), r: CELL * 0.36, fill: black ? "#111" : "#fafafa",
         stroke: black ? "#000" : "#444", "stroke-width": 1, class: `stone ${black ? "black" : "white"}${wall ? " wall" : ""}`,
         "data-point": point }, svg);
-      if (wall) { circle.setAttribute("stroke-dasharray", "3 2"); circle.setAttribute("fill-opacity", 0.45); circle.setAttribute("stroke", "#c00"); }
+      if (wall) {   // an assumption of the frame, not a stone of the game: drawn as a ghost
+        circle.setAttribute("stroke-dasharray", "3 2");
+        circle.setAttribute("fill-opacity", 0.4);
+        circle.setAttribute("stroke", "#1565ff");
+        circle.setAttribute("stroke-width", 2);
+      }
       const number = view.numbers && view.numbers[`${x},${y}`];
       if (number) {
         element("text", { x: at(x), y: at(y) + 4, "text-anchor": "middle", "font-size": 11, "font-weight": "bold",

@@ -46,7 +46,7 @@ async function listSize(size) {
   try {
     const answer = await api(`/api/research/positions?size=${encodeURIComponent(size)}`);
     const shown = answer.listed < answer.count ? `the ${answer.listed} worst of ${answer.count}` : `${answer.count}`;
-    byId("positions-title").textContent = `Size ${size}: ${shown} positions, worst first`;
+    byId("positions-title").textContent = `Size ${size}: ${shown} positions, worst first (file, problem, label, P(safe))`;
     const body = byId("positions").tBodies[0];
     body.replaceChildren();
     for (const position of answer.positions) {
@@ -56,7 +56,7 @@ async function listSize(size) {
       cell(tr, position.name);
       cell(tr, position.problem);
       cell(tr, position.label);
-      cell(tr, `P(safe) ${position.p_safe.toFixed(3)}`, position.right ? "" : "wrong");
+      cell(tr, position.p_safe.toFixed(3), position.right ? "" : "wrong");
       tr.addEventListener("click", () => {
         for (const other of body.rows) other.classList.toggle("chosen", other === tr);
         openPosition(position.name, 0);
