@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from model.serve.app import MAX_UPLOAD, create_app
-from model.serve.boards import solve_job, solver_settings
-from model.serve.research import LISTED, load_research
+from model.serve.boards import NotThere, solve_job, solver_settings
+from model.serve.research import LISTED, load_research, position_view
 from pipeline.solve_command import answer_sgf
 from solver import ProblemError, load_problem
 from tests.serve_data import GAME, OWN_PROBLEMS, command_line_row, labelled_folder, shipped_network, solve_queue
@@ -210,3 +210,36 @@ def test_the_research_view_scores_by_size_as_the_report_does(app, research, netw
     assert len(view["moves"]) == 3 and view["end_state"] is not None
     one_line_error(client.get("/api/research/position", query_string={"name": worst["name"], "window": 99}), 404)
     one_line_error(client.get("/api/research/positions", query_string={"size": "x"}), 404)
+
+
+def test_a_features_folder_is_scored_on_its_test_split_its_positions_found_beside_it(network, tmp_path):
+    import tensorflow as tf
+
+    from pipeline.features_pipeline import SplitSettings, record_of
+    from pipeline.formats.records import write_spec
+    from pipeline.planes import plane_names
+
+    subproblems = tmp_path / "solve-all" / "subproblems"   # as make lays the folders out
+    subproblems.mkdir(parents=True)
+    labelled_folder(subproblems, count=3)
+    records = tmp_path / "tfrecords"
+    records.mkdir()
+    with tf.io.TFRecordWriter(str(records / "test-00000-of-00001.tfrecord.gz"), options="ZLIB") as writer:
+        for path in sorted(subproblems.glob("*.sgf")):
+            writer.write(record_of(str(path), path.read_bytes(), SplitSettings())[4])
+    write_spec(str(records), plane_names(), counts={})
+
+    from_records = load_research(str(records), network[0], bits=5)
+    from_files = load_research(str(subproblems), network[0], bits=5)
+    assert set(from_records.files) == {path.name for path in subproblems.glob("*.sgf")}
+    assert from_records.by_size == from_files.by_size
+
+    def p_safe(research):
+        return dict(zip(research.predictions.subproblem, research.predictions.probability["packed"]))
+
+    assert p_safe(from_records) == pytest.approx(p_safe(from_files))
+    # a record whose file is not there is listed, and said to be missing when asked for
+    missing = sorted(from_records.files)[0]
+    del from_records.files[missing]
+    with pytest.raises(NotThere, match=f"^{missing}: scored, but its subproblem file is not in {subproblems}$"):
+        position_view(from_records, network[0], missing)

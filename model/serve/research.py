@@ -42,6 +42,7 @@ class Research:
     by_size: list[dict]          # model.report_stats.size_rows
     files: dict[str, Path]       # subproblem file name -> the file, below the folders given
     bits: int
+    subproblems: Path            # where the subproblem files were looked for
 
 
 def subproblem_records(paths: list[Path], net, say=print):
@@ -91,13 +92,14 @@ def load_research(folder: str, net, bits: int) -> Research:
         if not files:
             say(f"no subproblem files in {subproblems}: positions are listed, not shown")
     else:
+        subproblems = root
         files = sgf_files(root)
         predictions = predict_records(subproblem_records(list(files.values()), net, say), nets,
                                       desc="evaluating the subproblems")
     if predictions.safe.size == 0:
         raise CommandError(f"--data {folder}: no labelled positions (subproblem files with TS[] and AS[], "
                            "or a features folder with a test split)", code=2)
-    return Research(root, predictions, size_rows(predictions, bits), files, bits)
+    return Research(root, predictions, size_rows(predictions, bits), files, bits, subproblems)
 
 
 def listed_positions(research: Research, size: str) -> dict:
@@ -133,6 +135,8 @@ def position_view(research: Research, net, name: str, window: int = 0) -> dict:
 
     path = research.files.get(name)
     if path is None:
+        if name in research.predictions.subproblem:
+            raise NotThere(f"{name}: scored, but its subproblem file is not in {research.subproblems}")
         raise NotThere(f"{name}: not a position of the data folder")
     sub = load_subproblem(path)
     verdict = evaluate_position(net, sub, top=3, end_state=net.end_state)

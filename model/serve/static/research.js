@@ -57,6 +57,7 @@ async function listSize(size) {
       cell(tr, position.problem);
       cell(tr, position.label);
       cell(tr, position.p_safe.toFixed(3), position.right ? "" : "wrong");
+      if (!position.shown) tr.title = "its subproblem file is not in the data folder";
       tr.addEventListener("click", () => {
         for (const other of body.rows) other.classList.toggle("chosen", other === tr);
         openPosition(position.name, 0);
