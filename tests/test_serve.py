@@ -243,3 +243,17 @@ def test_a_features_folder_is_scored_on_its_test_split_its_positions_found_besid
     del from_records.files[missing]
     with pytest.raises(NotThere, match=f"^{missing}: scored, but its subproblem file is not in {subproblems}$"):
         position_view(from_records, network[0], missing)
+
+
+def test_the_command_refuses_a_missing_folder_and_a_port_in_use_in_one_line(tmp_path, capsys):
+    import socket
+
+    from pipeline.cli import main
+
+    assert main(["serve", "--data", str(tmp_path / "none")]) == 2
+    assert capsys.readouterr().err == f"error: --data {tmp_path / 'none'}: not a folder\n"
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    assert capsys.readouterr().err == \
+        f"error: --host 127.0.0.1 --port {port}: cannot listen there (Address already in use)\n"

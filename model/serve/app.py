@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from model.serve import boards
 from model.serve.boards import BadRequest, NotThere
-from solver import ProblemError
+from solver import DEFAULT_MAX_AREA, ProblemError
 from solver.problem import reason_of
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -24,7 +24,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_UPLOAD = 1 << 20
 
 
-def create_app(net, solves, research=None, max_area: int = 40, settings: dict | None = None) -> Flask:
+def create_app(net, solves, research=None, max_area: int = DEFAULT_MAX_AREA,
+               settings: dict | None = None) -> Flask:
     """The application over a loaded network, a :class:`model.serve.solve_queue.SolveQueue`
     (anything with ``solve(job) -> dict``) and, for the research view, a
     :class:`model.serve.research.Research` (None: the view is off)."""
@@ -34,8 +35,8 @@ def create_app(net, solves, research=None, max_area: int = 40, settings: dict | 
 
     @app.errorhandler(RequestEntityTooLarge)
     def too_large(_):
-        return error(f"upload: {request.content_length or 'more than'} bytes, over the "
-                     f"{MAX_UPLOAD // 1024} KB an upload may hold", 413)
+        size = f"{request.content_length:,} bytes, " if request.content_length else ""
+        return error(f"upload: {size}over the {MAX_UPLOAD // 1024} KB an upload may hold", 413)
 
     @app.errorhandler(HTTPException)
     def http_error(exc):

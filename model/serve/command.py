@@ -9,10 +9,12 @@ whatever it is sent, so it is for this machine's user.
 """
 from __future__ import annotations
 
+import logging
 import os
-import sys
+import socket
 
 from model.evaluate import DEFAULT_EVAL_MAX_NODES
+from pipeline import quiet
 from pipeline.errors import CommandError
 from solver.area import DEFAULT_MAX_AREA
 
@@ -48,10 +50,10 @@ def run(args) -> int:
     from werkzeug.serving import make_server
 
     from model.evaluate import load_network
+    from model.quantize import DEFAULT_BITS
     from model.serve.app import create_app
     from model.serve.research import load_research
     from model.serve.solve_queue import SolveQueue
-    from model.quantize import DEFAULT_BITS
     from pipeline.warm_up import warm_up_planes
 
     if args.max_nodes < 0 or args.seconds <= 0 or args.workers < 1:
@@ -62,20 +64,25 @@ def run(args) -> int:
     research = load_research(args.data, net, DEFAULT_BITS) if args.data else None
     settings = {"max_nodes": args.max_nodes, "guide": args.model, "seconds": args.seconds,
                 "model": os.path.basename(os.path.dirname(os.path.abspath(args.model)))}
+    try:   # bound here, so that a port in use is one line (werkzeug's own bind exits with its own)
+        listening = socket.create_server((args.host, args.port),
+                                         family=socket.AF_INET6 if ":" in args.host else socket.AF_INET)
+    except OSError as exc:
+        reason = os.strerror(exc.errno) if exc.errno else str(exc)
+        raise CommandError(f"--host {args.host} --port {args.port}: cannot listen there ({reason})", code=2) from exc
     solves = SolveQueue(settings, workers=args.workers, seconds=args.seconds)
     app = create_app(net, solves, research, max_area=args.max_area, settings=settings)
-    try:
-        server = make_server(args.host, args.port, app, threaded=True)
-    except OSError as exc:
-        raise CommandError(f"--host {args.host} --port {args.port}: cannot listen there ({exc.strerror})",
-                           code=2) from exc
+    server = make_server(args.host, args.port, app, threaded=True, fd=listening.fileno())
     host = f"[{args.host}]" if ":" in args.host else args.host
-    print(f"tsumego serve: http://{host}:{server.server_port}/  (Ctrl-C to stop)", flush=True)
+    print(f"tsumego serve: http://{host}:{listening.getsockname()[1]}/  (Ctrl-C to stop)", flush=True)
     if research is not None:
         print(f"research view: {research.predictions.safe.size} positions of {args.data}", flush=True)
+    if not quiet.verbose():   # a line a request, unless --verbose
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
     try:
-        server.serve_forever()
+        server.serve_forever()   # (werkzeug's ends quietly on Ctrl-C)
     finally:
         server.server_close()
         solves.close()
+    print("tsumego serve: stopped", flush=True)
     return 0

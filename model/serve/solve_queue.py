@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import signal
 import threading
 from concurrent.futures import Future
 
@@ -91,13 +92,15 @@ class SolveQueue:
                 if worker is not None:
                     worker[0].kill()
                 worker = None
-                answer.set_result({"error": f"the solver stopped unexpectedly ({exc or type(exc).__name__})"})
+                reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+                answer.set_result({"error": f"the solver stopped unexpectedly ({reason})"})
 
 
 def work(connection, settings: dict) -> None:
     """A worker process: warm up, say ready, then answer jobs until the server goes."""
     from model.serve.boards import solve_job, solver_settings
 
+    signal.signal(signal.SIGINT, signal.SIG_IGN)   # Ctrl-C stops the server, which stops its workers
     try:
         solver_args = solver_settings(settings)
     except Exception as exc:   # said to the server, which names it
