@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -88,6 +89,9 @@ def test_the_side_to_play_switches(app):
     client = app.test_client()
     path = OWN_PROBLEMS[0]
     position = opened(client, path)
+    assert position["to_play_given"]
+    unsaid = client.post("/api/position", json={"sgf": re.sub(r"PL\[[BW]\]", "", path.read_text())}).json
+    assert (unsaid["to_play"], unsaid["to_play_given"], unsaid["source"]) == ("B", False, "pasted SGF")
     first = client.post("/api/solve", json=position).json
     other = client.post("/api/solve", json={**position, "to_play": "B" if position["to_play"] == "W" else "W"}).json
     assert first["to_play"] == position["to_play"] and other["to_play"] != position["to_play"]

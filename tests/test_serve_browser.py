@@ -17,7 +17,7 @@ import pytest
 
 from solver import load_problem
 from solver.coordinates import go_point
-from tests.serve_data import OWN_PROBLEMS, command_line_row, labelled_folder, shipped_network, solve_queue
+from tests.serve_data import GAME, OWN_PROBLEMS, command_line_row, labelled_folder, shipped_network, solve_queue
 
 CHROMIUM = "/usr/bin/chromium"
 DRIVER = "/usr/bin/chromedriver"
@@ -150,6 +150,23 @@ def test_a_player_opens_a_problem_clicks_its_group_and_reads_the_proof(server, b
     browser.find_element(By.ID, "switch-side").click()
     other = "Black" if row["to_play"] == "W" else "White"
     WebDriverWait(browser, 30).until(lambda d: text(d, "verdict").startswith(f"{other} to play"))
+
+
+def test_a_player_moves_through_a_game_and_asks_about_a_framed_group(server, browser):
+    base, _ = server
+    browser.get(base)
+    browser.find_element(By.ID, "sgf-file").send_keys(str(GAME))
+    WebDriverWait(browser, 10).until(lambda d: text(d, "move-count") == "46")
+    browser.execute_script("const slider = document.getElementById('move-slider'); slider.value = 38; "
+                           "slider.dispatchEvent(new Event('change'));")
+    WebDriverWait(browser, 10).until(lambda d: text(d, "move-number") == "38" and len(board_stones(d)) == 40)
+    assert browser.find_element(By.ID, "frame").is_selected()   # a game's group is framed
+    click_point(browser, 3, 17)   # D2
+    assert answered(browser) == command_line_row(GAME, "--group", "D2", "--move", "38")["verdict"]
+    # the three wall stones the frame assumes, drawn apart and without a halo
+    WebDriverWait(browser, 10).until(lambda d: len(drawn(d, "#board circle.stone.wall", "data-point")) == 3)
+    walls = {point for (point,) in drawn(browser, "#board circle.stone.wall", "data-point")}
+    assert not walls & {point for (point,) in drawn(browser, "#board circle.halo", "data-point")}
 
 
 def test_a_researcher_opens_a_size_and_its_worst_position(server, browser):

@@ -41,19 +41,20 @@ def stone_rows(stones: np.ndarray) -> list[str]:
 
 def read_position(data: bytes, source: str, move: int | None = None) -> dict:
     """The board an uploaded SGF shows: a problem (its root marks a target with ``MA``) as it
-    stands, its ``SQ`` stubs placed; any other file as a game, after ``move`` moves of its main
+    stands, its ``SQ`` stubs placed, Black to play where it has no ``PL`` (``to_play_given``
+    false: the page says so); any other file as a game, after ``move`` moves of its main
     line (None: the last), with how many moves it has for the page's slider.  ``source`` names
     the file in every answer about it."""
     game = read_sgf(data, source)
     if game.get_root().has_property("MA"):
         problem = parse_problem(data, source, require_to_play=False)
         return {"source": source, "kind": "problem", "size": problem.size, "stones": stone_rows(problem.stones),
-                "to_play": color_letter(problem.to_play or BLACK),
+                "to_play": color_letter(problem.to_play or BLACK), "to_play_given": problem.to_play is not None,
                 "target": go_point(*problem.target, problem.size), "moves": 0, "move": 0}
     moves = game_position(data, None, source).move_number
     position = game_position(data, move, source)
     return {"source": source, "kind": "game", "size": position.size, "stones": stone_rows(position.stones),
-            "to_play": color_letter(position.to_play), "target": None, "moves": moves,
+            "to_play": color_letter(position.to_play), "to_play_given": True, "target": None, "moves": moves,
             "move": position.move_number}
 
 

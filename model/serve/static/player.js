@@ -20,7 +20,8 @@ function board() {
 function setPosition(position) {
   const keep = player.target && position.size === player.size ? player.target : null;
   Object.assign(player, { kind: position.kind, size: position.size, stones: position.stones,
-                          toPlay: position.to_play, solve: null, step: 0, halo: null, stepHalo: null });
+                          toPlay: position.to_play, toPlayGiven: position.to_play_given !== false,
+                          solve: null, step: 0, halo: null, stepHalo: null });
   player.target = position.target ? parseGoPoint(position.target, position.size)
     : keep && position.stones[keep[1]][keep[0]] !== "." ? keep : null;
   byId("frame").checked = position.kind === "game";
@@ -57,7 +58,8 @@ async function ask() {
   for (const id of ["question", "network", "verdict", "verdict-cost"]) byId(id).textContent = "";
   byId("verdict").className = "";
   byId("main-line").hidden = true;
-  byId("to-play").textContent = `${player.toPlay === "B" ? "Black" : "White"} to play`;
+  byId("to-play").textContent = `${player.toPlay === "B" ? "Black" : "White"} to play` +
+    (player.toPlayGiven ? "" : " (assumed: the file has no PL[])");
   draw();
   try {
     const answer = await api("/api/halo", board());
@@ -167,7 +169,11 @@ document.addEventListener("DOMContentLoaded", () => {
     setPosition({ kind: "problem", size, stones: emptyRows(size), to_play: "B", target: null });
   });
   byId("move-slider").addEventListener("change", (event) => moveTo(parseInt(event.target.value, 10)));
-  byId("switch-side").addEventListener("click", () => { player.toPlay = player.toPlay === "B" ? "W" : "B"; ask(); });
+  byId("switch-side").addEventListener("click", () => {
+    player.toPlay = player.toPlay === "B" ? "W" : "B";
+    player.toPlayGiven = true;
+    ask();
+  });
   byId("frame").addEventListener("change", () => ask());
   byId("line-first").addEventListener("click", () => showStep(0));
   byId("line-back").addEventListener("click", () => showStep(player.step - 1));
