@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from model.serve import boards
 from model.serve.boards import BadRequest, NotThere
-from solver import DEFAULT_MAX_AREA, ProblemError
+from solver import ProblemError
 from solver.problem import reason_of
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -24,11 +24,11 @@ STATIC = Path(__file__).resolve().parent / "static"
 MAX_UPLOAD = 1 << 20
 
 
-def create_app(net, solves, research=None, max_area: int = DEFAULT_MAX_AREA,
-               settings: dict | None = None) -> Flask:
+def create_app(net, solves, research=None, settings: dict | None = None) -> Flask:
     """The application over a loaded network, a :class:`model.serve.solve_queue.SolveQueue`
     (anything with ``solve(job) -> dict``) and, for the research view, a
-    :class:`model.serve.research.Research` (None: the view is off)."""
+    :class:`model.serve.research.Research` (None: the view is off); ``settings``, the server's
+    own, are told the page (``/api/info``)."""
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD
     settings = settings or {}
@@ -77,7 +77,7 @@ def create_app(net, solves, research=None, max_area: int = DEFAULT_MAX_AREA,
         answer = {"halo": boards.halo(net, stones, boards.board_to_play(board))}
         if board.get("target"):
             problem = boards.board_problem(board, str(board.get("source") or "board"))
-            answer.update(boards.network_words(net, problem, max_area))
+            answer.update(boards.network_words(net, problem))
         return jsonify(answer)
 
     @app.post("/api/solve")

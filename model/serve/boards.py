@@ -18,7 +18,8 @@ import numpy as np
 from pipeline.formats.sgf_writer import game_tree, node, stone_points
 from pipeline.formats.subproblem import Subproblem
 from pipeline.game_group import GamePosition, framed_group, game_position
-from pipeline.solve_command import answer_sgf, line_moves, replayed, solved_row
+from pipeline import solve_command
+from pipeline.solve_command import answer_sgf, colour_name, line_moves, replayed, solved_row
 from solver import BLACK, EMPTY, WHITE, Problem, ProblemError, parse_problem, sgf_point
 from solver.board import MAX_SIZE, color_letter, color_of_letter
 from solver.coordinates import go_point, parse_go_point
@@ -104,9 +105,9 @@ def framed(problem, source: str, max_area: int):
 def solver_settings(settings: dict):
     """``(args, guide, move patterns)`` for :func:`solve_job` in a worker process: the options of
     ``tsumego solve`` at their defaults, so that a proof here is the command's, but for the node
-    budget; the guide ``settings`` names, loaded; the kernels warmed up."""
+    budget and the largest area (``settings``' ``max_nodes`` and ``max_area``); the guide
+    ``settings`` names, loaded; the kernels warmed up."""
     from model.guide import Guide
-    from pipeline import solve_command
     from pipeline.pattern_options import patterns_from_args
     from pipeline.warm_up import warm_up_planes, warm_up_solver
 
@@ -114,6 +115,7 @@ def solver_settings(settings: dict):
     solve_command.register(commands)
     args = commands.choices["solve"].parse_args(["-"])
     args.max_nodes = settings["max_nodes"]
+    args.max_area = settings.get("max_area", args.max_area)
     guide = Guide.load(settings["guide"]) if settings.get("guide") else None
     warm_up_solver()
     if guide is not None:
@@ -145,8 +147,6 @@ def solve_job(job: dict, args, guide, move_patterns) -> dict:
 
 def unsettled_words(problem, seconds: float) -> str:
     """A solve stopped at the time limit, in the words of ``tsumego solve``'s out-of-budget verdict."""
-    from pipeline.solve_command import colour_name
-
     group = f"the {colour_name(problem.defender).lower()} group at {go_point(*problem.target, problem.size)}"
     return f"{colour_name(problem.to_play)} to play: {group} is not settled within the time limit ({seconds:g} s)"
 
@@ -164,13 +164,13 @@ def halo(net, stones: np.ndarray, to_play: int) -> list[list[float | None]]:
     return [[None if math.isnan(v) else round(float(v), 4) for v in row] for row in safety]
 
 
-def network_words(net, problem, max_area: int) -> dict:
+def network_words(net, problem) -> dict:
     """``tsumego eval``'s question and answer for the group of ``problem``: ``{"question",
     "network", "moves"}``, the moves in Go coordinates, best first."""
     from model.evaluate import answer_position, network_answer, question
 
     sub = Subproblem(size=problem.size, stones=problem.stones, target=problem.target, to_play=problem.to_play)
-    options = argparse.Namespace(top=3, symmetries=True, end_state=False, solve=False, max_area=max_area)
+    options = argparse.Namespace(top=3, symmetries=True, end_state=False, solve=False)
     answer = answer_position(net, problem.source, sub, options)
     return {"question": question(sub), "network": network_answer(answer),
             "moves": [{"move": go_point(*point, problem.size), "p": round(p, 3)}

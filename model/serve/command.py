@@ -62,8 +62,8 @@ def run(args) -> int:
     net = load_network(args)   # eval's loader: the same checks, the same one-line errors
     warm_up_planes()
     research = load_research(args.data, net, DEFAULT_BITS) if args.data else None
-    settings = {"max_nodes": args.max_nodes, "guide": args.model, "seconds": args.seconds,
-                "model": os.path.basename(os.path.dirname(os.path.abspath(args.model)))}
+    settings = {"max_nodes": args.max_nodes, "max_area": args.max_area, "seconds": args.seconds,
+                "guide": args.model, "model": os.path.basename(os.path.dirname(os.path.abspath(args.model)))}
     try:   # bound here, so that a port in use is one line (werkzeug's own bind exits with its own)
         listening = socket.create_server((args.host, args.port),
                                          family=socket.AF_INET6 if ":" in args.host else socket.AF_INET)
@@ -71,7 +71,7 @@ def run(args) -> int:
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
         raise CommandError(f"--host {args.host} --port {args.port}: cannot listen there ({reason})", code=2) from exc
     solves = SolveQueue(settings, workers=args.workers, seconds=args.seconds)
-    app = create_app(net, solves, research, max_area=args.max_area, settings=settings)
+    app = create_app(net, solves, research, settings=settings)
     server = make_server(args.host, args.port, app, threaded=True, fd=listening.fileno())
     host = f"[{args.host}]" if ":" in args.host else args.host
     print(f"tsumego serve: http://{host}:{listening.getsockname()[1]}/  (Ctrl-C to stop)", flush=True)
