@@ -44,11 +44,13 @@ def solve_queue(guide: str, workers: int = 2, seconds: float = 10.0, max_nodes: 
     return SolveQueue({"max_nodes": max_nodes, "guide": guide}, workers=workers, seconds=seconds)
 
 
-def command_line_row(path, *options) -> dict:
-    """``tsumego solve --pv --json``'s row for a file, guided by the shipped network as the server is."""
+def command_line_row(path, *options) -> tuple[dict, str]:
+    """``tsumego solve --pv --json --sgf-out``'s row for a file and the SGF it would write, guided
+    by the shipped network as the server is."""
     from pipeline.cli import build_parser
     from pipeline.solve_command import solve_one
 
-    args = build_parser().parse_args(["solve", "--pv", *options, str(path)])
-    row, _ = solve_one(str(path), args, args.load_guide(args))
-    return row
+    args = build_parser().parse_args(["solve", "--pv", "--sgf-out", "answer.sgf", *options, str(path)])
+    args.max_nodes = 1_000_000   # the server's budget (what solve's run sets from its default)
+    row, _, answer_sgf = solve_one(str(path), args, args.load_guide(args))
+    return row, answer_sgf

@@ -7,7 +7,6 @@ worker processes; the positions are the project's own problems and the composed 
 """
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from concurrent.futures import ThreadPoolExecutor
@@ -18,8 +17,8 @@ import pytest
 from model.serve.app import MAX_UPLOAD, create_app
 from model.serve.boards import NotThere, solve_job, solver_settings
 from model.serve.research import LISTED, load_research, position_view
-from pipeline.solve_command import answer_sgf
 from solver import ProblemError, load_problem
+from solver.coordinates import parse_go_point
 from tests.serve_data import GAME, OWN_PROBLEMS, command_line_row, labelled_folder, shipped_network, solve_queue
 
 
@@ -65,7 +64,7 @@ def test_a_problem_gets_the_halo_and_the_command_lines_proof(app):
     path = next(p for p in OWN_PROBLEMS if p.parent.name == "ko")
     position = opened(client, path)
     problem = load_problem(path)
-    assert position["kind"] == "problem" and position["target"] == command_line_row(path)["target"]
+    assert position["kind"] == "problem" and position["target"] == command_line_row(path)[0]["target"]
     stones = np.array([[".XO".index(c) for c in row] for row in position["stones"]])
     assert (stones == problem.stones).all()
 
@@ -77,12 +76,13 @@ def test_a_problem_gets_the_halo_and_the_command_lines_proof(app):
     assert halo["network"].startswith("P(safe) = ")
 
     answer = client.post("/api/solve", json=position).json
-    row = command_line_row(path)
+    row, answer_sgf = command_line_row(path)
     assert answer["verdict"] == row["verdict"] and answer["status"] == row["status"]
     assert answer["pv"] == row["pv"] and answer["steps"][-1] == row["final"]
     assert answer["steps"][0] == position["stones"]
     # --sgf-out's file, but for the name (GN): the board solved is the page's, which has none
-    assert answer["answer_sgf"] == answer_sgf(dataclasses.replace(problem, properties={}), row)
+    name = problem.properties.get("GN")
+    assert answer["answer_sgf"] == (answer_sgf.replace(f"GN[{name}]", "") if name else answer_sgf)
 
 
 def test_the_side_to_play_switches(app):
@@ -106,12 +106,14 @@ def test_a_games_group_is_framed_as_solve_group_frames_it(app):
     assert earlier["move"] == 38 and sum(row.count("X") + row.count("O") for row in earlier["stones"]) == 40
 
     answer = client.post("/api/solve", json={**earlier, "target": "D2", "frame": True}).json
-    row = command_line_row(GAME, "--group", "D2", "--move", "38")
+    row, _ = command_line_row(GAME, "--group", "D2", "--move", "38")
     assert answer["verdict"] == row["verdict"] and answer["pv"] == row["pv"]
-    # the frame's wall stones, which the page draws apart: on the framed board only
+    # the frame's wall stones, which the page draws apart, and the command's lines on them
+    assert answer["frame"] == row["frame"] and len(row["frame"]["added"]) == 3
     added = [(x, y) for y, line in enumerate(answer["framed"]) for x, c in enumerate(line)
              if c != "." and earlier["stones"][y][x] == "."]
-    assert len(added) == 3
+    assert sorted(added) == sorted(parse_go_point(point, 19) for point in row["frame"]["added"])
+    assert answer["notes"][0] == "framed: the frame added 3 black stones the game does not have: J2 K2 K1"
     # too open a few moves before: the command line's reason, in one line
     message = one_line_error(client.post("/api/solve", json={**opened(client, GAME, move=34), "target": "D2",
                                                               "frame": True}), 400)
@@ -175,7 +177,11 @@ WALLED_IN = {"size": 9, "to_play": "W", "target": "A9", "source": "walled-in",
              "stones": ["O.....X..", *["......X.."] * 5, "XXXXXXX..", ".........", "........."]}
 
 
-def test_a_solve_past_its_time_limit_is_stopped_and_said(network):
+def test_a_solve_past_its_time_limit_says_so_and_past_the_backstop_is_stopped(network):
+    answer = solve_job(WALLED_IN, *solver_settings({"max_nodes": 0, "seconds": 0.5, "guide": None}))
+    assert answer["status"] == "unknown"
+    assert answer["verdict"] == "White to play: the white group at A9 is not settled within 0.5 s"
+    # without the solver's limit, the queue's own: the worker stopped and replaced
     queue = solve_queue(network[1], workers=1, seconds=0.5, max_nodes=0)
     try:
         client = create_app(network[0], queue).test_client()
@@ -183,7 +189,7 @@ def test_a_solve_past_its_time_limit_is_stopped_and_said(network):
         assert answer["status"] == "unknown" and answer["timed_out"]
         assert answer["verdict"] == ("White to play: the white group at A9 is not settled within the time limit "
                                      "(0.5 s)")
-        queue.seconds = 30   # the worker killed is replaced: the next solve is answered
+        queue.seconds = 30   # the next solve is answered
         assert client.post("/api/solve", json=opened(client, OWN_PROBLEMS[0])).json["status"] in ("safe", "unsafe")
     finally:
         queue.close()

@@ -113,7 +113,7 @@ def test_a_player_opens_a_problem_clicks_its_group_and_reads_the_proof(server, b
     base, client = server
     browser.get(base)
     browser.find_element(By.ID, "sgf-file").send_keys(str(PROBLEM))
-    row = command_line_row(PROBLEM)
+    row, _ = command_line_row(PROBLEM)
     assert answered(browser) == row["verdict"]
 
     problem = load_problem(PROBLEM)
@@ -162,7 +162,7 @@ def test_a_player_moves_through_a_game_and_asks_about_a_framed_group(server, bro
     WebDriverWait(browser, 10).until(lambda d: text(d, "move-number") == "38" and len(board_stones(d)) == 40)
     assert browser.find_element(By.ID, "frame").is_selected()   # a game's group is framed
     click_point(browser, 3, 17)   # D2
-    assert answered(browser) == command_line_row(GAME, "--group", "D2", "--move", "38")["verdict"]
+    assert answered(browser) == command_line_row(GAME, "--group", "D2", "--move", "38")[0]["verdict"]
     # the three wall stones the frame assumes, drawn apart and without a halo
     WebDriverWait(browser, 10).until(lambda d: len(drawn(d, "#board circle.stone.wall", "data-point")) == 3)
     walls = {point for (point,) in drawn(browser, "#board circle.stone.wall", "data-point")}

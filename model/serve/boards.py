@@ -17,9 +17,9 @@ import numpy as np
 
 from pipeline.formats.sgf_writer import game_tree, node, stone_points
 from pipeline.formats.subproblem import Subproblem
-from pipeline.game_group import GamePosition, framed_group, game_position
+from pipeline.game_group import GameGroup, GamePosition, frame_changes, framed_group, game_position
 from pipeline import solve_command
-from pipeline.solve_command import answer_sgf, colour_name, line_moves, replayed, solved_row
+from pipeline.solve_command import answer_problem, colour_name, line_moves, replayed
 from solver import BLACK, EMPTY, WHITE, Problem, ProblemError, parse_problem, sgf_point
 from solver.board import MAX_SIZE, color_letter, color_of_letter
 from solver.coordinates import go_point, parse_go_point
@@ -94,19 +94,20 @@ def board_problem(board: dict, source: str) -> Problem:
     return parse_problem(game_tree([root]).encode(), source)
 
 
-def framed(problem, source: str, max_area: int):
-    """``solve --group``'s problem: the group framed on the board as it stands."""
+def framed(problem, source: str, max_area: int) -> GameGroup:
+    """``solve --group``'s framing of the group of ``problem``, on its board as it stands."""
     position = GamePosition(source=source, size=problem.size, stones=problem.stones,
                             to_play=problem.to_play, move_number=0)
-    return framed_group(position, go_point(*problem.target, problem.size), source,
-                        to_play=problem.to_play, max_area=max_area)
+    framed_problem = framed_group(position, go_point(*problem.target, problem.size), source,
+                                  to_play=problem.to_play, max_area=max_area)
+    return GameGroup(framed_problem, frame_changes(position, framed_problem), position)
 
 
 def solver_settings(settings: dict):
     """``(args, guide, move patterns)`` for :func:`solve_job` in a worker process: the options of
-    ``tsumego solve`` at their defaults, so that a proof here is the command's, but for the node
-    budget and the largest area (``settings``' ``max_nodes`` and ``max_area``); the guide
-    ``settings`` names, loaded; the kernels warmed up."""
+    ``tsumego solve --pv --sgf-out`` at their defaults, so that an answer here is the command's,
+    but for the node budget, the time limit and the largest area (``settings``' ``max_nodes``,
+    ``seconds`` and ``max_area``); the guide ``settings`` names, loaded; the kernels warmed up."""
     from model.guide import Guide
     from pipeline.pattern_options import patterns_from_args
     from pipeline.warm_up import warm_up_planes, warm_up_solver
@@ -115,7 +116,10 @@ def solver_settings(settings: dict):
     solve_command.register(commands)
     args = commands.choices["solve"].parse_args(["-"])
     args.max_nodes = settings["max_nodes"]
+    args.seconds = settings.get("seconds")   # solve --seconds: the answer's solves stop themselves
     args.max_area = settings.get("max_area", args.max_area)
+    args.pv = True
+    args.sgf_out = "answer.sgf"   # (not written: its text comes back, for the page to offer)
     guide = Guide.load(settings["guide"]) if settings.get("guide") else None
     warm_up_solver()
     if guide is not None:
@@ -124,24 +128,28 @@ def solver_settings(settings: dict):
 
 
 def solve_job(job: dict, args, guide, move_patterns) -> dict:
-    """The solve of the board ``job`` (with ``source``): ``tsumego solve --json --pv``'s row, and
-    for the page the board after each move of the main line (``steps``), the board solved
-    (``framed``: with ``frame``, the frame's wall stones there too) and the answer as SGF
-    (``answer_sgf``, as ``--sgf-out`` writes it); ``{"error": line}`` if it cannot be solved."""
+    """The answer for the board ``job`` (with ``source``): ``tsumego solve --json --pv``'s row
+    (with ``frame``, ``solve --group``'s: the frame's stones and its check against a wider
+    frame), and for the page the lines the command prints under its answer (``notes``), the
+    board after each move of the main line (``steps``), the board solved (``framed``) and the
+    answer as SGF (``answer_sgf``, as ``--sgf-out`` writes it); ``{"error": line}`` if it
+    cannot be answered."""
     source = job.get("source", "board")
     try:
         problem = board_problem(job, source)
-        if job.get("frame"):
-            problem = framed(problem, source, args.max_area)
-        row, _ = solved_row(problem, source, args, guide, move_patterns, main_line=True)
+        group = framed(problem, source, args.max_area) if job.get("frame") else None
+        if group is not None:
+            problem = group.problem
+        row, text, answer_sgf = answer_problem(problem, group, source, args, guide, move_patterns)
     except (ProblemError, BadRequest) as exc:
         return {"error": str(exc)}
     except Exception as exc:   # one line all the same, and the worker goes on
         return {"error": f"{source}: {reason_of(exc)}"}
     moves = line_moves(row)
+    row["notes"] = [line.strip() for line in text.split("\n  main line:")[0].splitlines()[1:]]
     row["steps"] = [stone_rows(replayed(problem, moves[:k])) for k in range(len(moves) + 1)]
     row["framed"] = stone_rows(problem.stones)
-    row["answer_sgf"] = answer_sgf(problem, row)
+    row["answer_sgf"] = answer_sgf
     return row
 
 
@@ -152,8 +160,9 @@ def unsettled_words(problem, seconds: float) -> str:
 
 
 def halo(net, stones: np.ndarray, to_play: int) -> list[list[float | None]]:
-    """On every stone, the network's P(its block survives, the opponent moving first), as
-    ``tsumego eval --picture`` draws it (:func:`model.evaluate.stone_safety`); None on empty points."""
+    """On every stone, the network's P(its block survives, ``to_play`` moving first), as
+    ``tsumego eval --picture`` draws it (:func:`model.evaluate.stone_safety`), but without the 8
+    symmetries (eight times the time, for a page that answers at once); None on empty points."""
     from model.evaluate import stone_safety
 
     ys, xs = np.nonzero(stones)

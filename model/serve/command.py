@@ -19,8 +19,8 @@ from pipeline.errors import CommandError
 from solver.area import DEFAULT_MAX_AREA
 
 DEFAULT_PORT = 8088
-# A solve still running after this long is stopped, its worker replaced: the page waits no
-# longer.  The own and the reference problems are proved in well under a second.
+# The CPU time of each answer's solves (solve --seconds), past which the group is not settled:
+# the page waits no longer.  The reference problems that say who plays are proved within 2 s.
 DEFAULT_SECONDS = 10.0
 
 
@@ -38,7 +38,8 @@ def register(commands) -> None:
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_EVAL_MAX_NODES,
                         help="node budget of each solve; past it the group is not settled within the budget")
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
-                        help="time limit of each solve, its process stopped past it")
+                        help="CPU time of each answer's solves, as solve --seconds (a solve's process is "
+                             "stopped past twice that and 5 s more)")
     parser.add_argument("--workers", type=int, default=2,
                         help="solver processes; requests beyond them wait their turn")
     parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
@@ -53,7 +54,7 @@ def run(args) -> int:
     from model.quantize import DEFAULT_BITS
     from model.serve.app import create_app
     from model.serve.research import load_research
-    from model.serve.solve_queue import SolveQueue
+    from model.serve.solve_queue import SolveQueue, wall_limit
     from pipeline.warm_up import warm_up_planes
 
     if args.max_nodes < 0 or args.seconds <= 0 or args.workers < 1:
@@ -70,7 +71,7 @@ def run(args) -> int:
     except OSError as exc:
         reason = os.strerror(exc.errno) if exc.errno else str(exc)
         raise CommandError(f"--host {args.host} --port {args.port}: cannot listen there ({reason})", code=2) from exc
-    solves = SolveQueue(settings, workers=args.workers, seconds=args.seconds)
+    solves = SolveQueue(settings, workers=args.workers, seconds=wall_limit(args.seconds))
     app = create_app(net, solves, research, settings=settings)
     server = make_server(args.host, args.port, app, threaded=True, fd=listening.fileno())
     host = f"[{args.host}]" if ":" in args.host else args.host

@@ -3,9 +3,12 @@ under a node budget and a time limit.
 
 A request that asks for a proof puts its job on the queue and waits; each worker
 process has a thread here that takes the next job, hands it over and waits for
-the answer at most ``seconds``.  A solve past that is not waited for: its
-process is killed (a compiled search cannot be interrupted from outside any
-other way) and a fresh one started, and the job is answered ``timed_out``.
+the answer at most ``seconds`` of wall-clock time.  The answer's own solves
+stop at their CPU time limit (``solve --seconds``) and say so; this is the
+backstop, for what that limit does not cover: a solve past it is not waited
+for, its process is killed (a compiled search cannot be interrupted from
+outside any other way) and a fresh one started, and the job is answered
+``timed_out``.
 So a hard problem holds one worker for at most the time limit, never the
 page, and requests beyond the workers wait their turn instead of being dropped.
 
@@ -23,6 +26,13 @@ import threading
 from concurrent.futures import Future
 
 READY = "ready"
+
+
+def wall_limit(seconds: float) -> float:
+    """How long a worker is waited for on a solve whose answer is limited to ``seconds`` of CPU
+    time (``solve --seconds``): twice that, for a busy machine whose CPU time lags the clock,
+    and 5 s more for its main line, which that limit does not cover."""
+    return 2 * seconds + 5
 
 
 class SolveQueue:

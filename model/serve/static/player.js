@@ -89,7 +89,8 @@ function showAnswer() {
   verdict.className = answer.status === "unknown" ? "unknown" : "";
   if (answer.timed_out || !answer.steps) return;
   const proved = answer.status === "unknown" ? "" : "proved, ";
-  byId("verdict-cost").textContent = `(${proved}${answer.nodes.toLocaleString("en")} nodes, ${answer.seconds.toFixed(2)} s)`;
+  byId("verdict-cost").textContent = `(${proved}${answer.nodes_total.toLocaleString("en")} nodes, ` +
+    `${answer.seconds_total.toFixed(2)} s)` + (answer.notes.length ? "; " + answer.notes.join("; ") : "");
   byId("main-line").hidden = false;
   const url = URL.createObjectURL(new Blob([answer.answer_sgf], { type: "application/x-go-sgf" }));
   byId("download").href = url;
@@ -120,10 +121,8 @@ function draw() {
   const wall = new Set();
   const numbers = {};
   let last = null;
-  if (answer && answer.framed) {
-    answer.framed.forEach((row, y) => [...row].forEach((c, x) => {
-      if (c !== "." && player.stones[y][x] === ".") wall.add(`${x},${y}`);
-    }));
+  if (answer && answer.frame) {   // the stones the frame added, which the game does not have
+    for (const point of answer.frame.added_sgf) wall.add(`${point.charCodeAt(0) - 97},${point.charCodeAt(1) - 97}`);
   }
   if (stepping) {
     answer.pv.slice(0, player.step).forEach((m, i) => {
