@@ -4,7 +4,7 @@ Every answer is JSON; a request that cannot be answered gets
 ``{"error": "<one line>"}`` with a 4xx status (the input named, the reason
 given, as the command line words it) and the server goes on.  Uploads are
 bounded (``MAX_UPLOAD``); solves go to the :class:`SolveQueue`, the network
-answers in the request's own thread (milliseconds).
+answers in the request's own thread (a tenth of a second or so).
 """
 from __future__ import annotations
 

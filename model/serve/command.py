@@ -20,7 +20,7 @@ from solver.area import DEFAULT_MAX_AREA
 
 DEFAULT_PORT = 8088
 # The CPU time of each answer's solves (solve --seconds), past which the group is not settled:
-# the page waits no longer.  The reference problems that say who plays are proved within 2 s.
+# the page waits no longer.  The reference problems that say who plays are proved within 2.5 s.
 DEFAULT_SECONDS = 10.0
 
 
