@@ -3,6 +3,7 @@ project's own problems by solving them, and the server's pieces over the shipped
 from __future__ import annotations
 
 import argparse
+import functools
 from pathlib import Path
 
 from pipeline.formats.subproblem import Subproblem
@@ -44,6 +45,7 @@ def solve_queue(guide: str, workers: int = 2, seconds: float = 10.0, max_nodes: 
     return SolveQueue({"max_nodes": max_nodes, "guide": guide}, workers=workers, seconds=seconds)
 
 
+@functools.lru_cache(maxsize=None)   # (the browser's tests ask what the JSON's tests asked)
 def command_line_row(path, *options) -> tuple[dict, str]:
     """``tsumego solve --pv --json --sgf-out``'s row for a file and the SGF it would write, guided
     by the shipped network as the server is."""
