@@ -100,15 +100,17 @@ function showAnswer() {
 async function showStep(step) {
   const answer = player.solve;
   player.step = Math.max(0, Math.min(step, answer.pv.length));
+  player.stepHalo = null;
   const played = answer.pv.slice(0, player.step);
   byId("line-text").textContent = answer.pv.length
     ? `${player.step} of ${answer.pv.length}: ` + played.map((m, i) => `${i + 1}. ${m.color} ${m.move}`).join("  ")
-    : "no move: the group is settled as it stands";
+    : answer.status === "unknown" ? "no main line: the group is not settled" : "no move: settled as it stands";
   draw();
-  if (player.step > 0) {   // the network's halo on the board of this step
+  if (player.step > 0) {   // the network's halo on the board of this step, the next side to move first
     try {
       const shown = player.step;
-      const halo = await api("/api/halo", { size: player.size, stones: answer.steps[shown], to_play: player.toPlay });
+      const next = played[played.length - 1].color === "B" ? "W" : "B";
+      const halo = await api("/api/halo", { size: player.size, stones: answer.steps[shown], to_play: next });
       if (player.solve === answer && player.step === shown) { player.stepHalo = halo.halo; draw(); }
     } catch (error) { showError(error.message); }
   }
