@@ -77,9 +77,20 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
     """Evaluate every ``NumpyNet`` of ``nets`` (all on the same planes) on ``split`` of ``data_dir``
     (only on the records of ``problems``' keys when given)."""
     from model.dataset import whole_records
-    from pipeline.progress import progress_bar
 
     (planes,) = {tuple(net.planes) for net in nets.values()}
+    records = whole_records(data_dir, split, list(planes), problems)
+    name = split if isinstance(split, str) else "+".join(split)
+    return predict_records(records, nets, batch_windows, symmetries, desc=f"evaluating {name}")
+
+
+def predict_records(records, nets: dict, batch_windows: int = 4096, symmetries: bool = False,
+                    desc: str = "evaluating") -> SplitPredictions:
+    """Evaluate every ``NumpyNet`` of ``nets`` on ``records``: dicts as
+    :func:`model.dataset.whole_records` yields them (``planes`` holding the networks' planes,
+    in their order), from the shards or made from subproblem files."""
+    from pipeline.progress import progress_bar
+
     labels = {key: [] for key in ("safe", "available_moves", "move", "problem", "subproblem", "defender_first")}
     probability = {name: [] for name in nets}
     symmetric = {name: [] for name in nets} if symmetries else {}
@@ -109,9 +120,7 @@ def predict_split(data_dir: str, split: str | tuple[str, ...], nets: dict, batch
         pending_end_states.clear()
         counts.clear()
 
-    records = whole_records(data_dir, split, list(planes), problems)
-    name = split if isinstance(split, str) else "+".join(split)
-    for record in progress_bar(records, desc=f"evaluating {name}", unit="record", leave=False):
+    for record in progress_bar(records, desc=desc, unit="record", leave=False):
         labels["safe"].append(int(record["safe"]))
         labels["available_moves"].append(int(record["available_moves"]))
         labels["move"].append(int(record["move"][0]))

@@ -38,6 +38,7 @@ import signal
 import sys
 
 from model import cross_validation, evaluate, quantize, report, train
+from model.serve import command as serve
 from pipeline import corpus_stats, features, generate, quiet, same_position, solve_all, solve_command, validate
 from pipeline.enclose import command as enclose
 from pipeline.errors import CommandError
@@ -46,7 +47,7 @@ from pipeline.interrupts import interrupted, raising_interrupt
 # One module per subcommand (or per group of closely related subcommands), in help order.
 COMMAND_MODULES = (solve_command, train, cross_validation, quantize, report, evaluate,
                    generate, corpus_stats, features, solve_all, validate, enclose,
-                   same_position)
+                   same_position, serve)
 
 
 # The exit code of a run stopped by Ctrl-C, as a shell reports a process SIGINT ended (128 + 2).

@@ -58,6 +58,13 @@ def budget_words(args) -> str:
 def solve_one(path: str, args, guide=None, move_patterns=True) -> tuple[dict, str, str | None]:
     """(the JSON row, the text, with ``--sgf-out`` the SGF to write) of one problem file."""
     problem, group = problem_of(path, args)
+    return answer_problem(problem, group, path, args, guide, move_patterns)
+
+
+def answer_problem(problem, group, path: str, args, guide=None,
+                   move_patterns=True) -> tuple[dict, str, str | None]:
+    """:func:`solve_one`'s answer for a problem at hand, named ``path`` (``group``: the framed
+    game group it is, or None), for a caller that builds its problems (``tsumego serve``)."""
     solver_options = dict(max_table_mb=args.max_table_mb, move_patterns=move_patterns, race=not args.no_race,
                           sibling_hints=not args.no_sibling_hints)
     solver = Solver(problem, max_area=args.max_area, **solver_options)
