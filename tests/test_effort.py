@@ -125,7 +125,7 @@ def test_a_rerun_with_time_reads_only_the_problems_still_without_a_fit(tmp_path,
     assert "enclosed 3 " in said and "(2 done in earlier runs)" in said
     records = [json.loads(line) for line in (out / "enclose.jsonl").read_text().splitlines()]
     assert all("first_pass" not in r and "fingerprint" not in r for r in records)
-    assert "then up to 20 CPU seconds a problem" in (out / "summary.md").read_text()
+    assert "read again until the problem has had 20 CPU seconds" in (out / "summary.md").read_text()
     # the same folder at its own settings again: nothing read
     assert main(["enclose", str(source), "--out", str(out), "--max-nodes", str(STARVED), "--seconds", "20",
                  "--no-progress"]) == 0

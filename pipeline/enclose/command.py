@@ -125,10 +125,10 @@ def register(commands) -> None:
                              f"where they leave it unsettled (default {question.GUIDE_AFTER:,}; 0: "
                              "the guide from the first node)")
     parser.add_argument("--seconds", type=float, default=None, metavar="S",
-                        help="CPU seconds a problem may take: what the node budget leaves without a fit "
-                             "is read again, the smallest unsettled region first, until one fits or the "
-                             "time is spent; over an earlier run's folder, only problems still without a "
-                             "fit are read again (default: the node budget alone)")
+                        help="CPU seconds a problem may take, its first pass included: what the node "
+                             "budget leaves without a fit is read again, the smallest unsettled region "
+                             "first, until one fits or the time is spent; over an earlier run's folder, "
+                             "only problems still without a fit are read again (default: the node budget alone)")
     add_pattern_options(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_enclose)

@@ -56,7 +56,8 @@ def summary_markdown(records: list[dict], settings: dict) -> str:
     search = "df-pn" if settings.get("algo") == "dfpn" else "DFS"
     effort = f"node budget {settings['max_nodes']:,} a solve"
     if settings.get("seconds") is not None:
-        effort += f", then up to {settings['seconds']:g} CPU seconds a problem on what it leaves without a fit"
+        effort += (f", and what it leaves without a fit read again until the problem has had "
+                   f"{settings['seconds']:g} CPU seconds")
     lines = ["# tsumego enclose", "",
              f"{search}, {effort}, search areas up to {settings['max_area']} "
              f"empty points, {order}."
