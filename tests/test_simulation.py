@@ -54,7 +54,7 @@ def test_random_pockets_and_races_agree_on_and_off():
 
 def test_reference_problems_agree_on_and_off(shared_problems):
     settled, proved = _agree(shared_problems, 1_000_000, ("attacker",), check_moves=False)
-    assert settled >= 170 and proved >= 1000, (settled, proved)
+    assert settled >= 150 and proved >= 1000, (settled, proved)
 
 
 def test_own_problems_agree_on_and_off():

@@ -238,8 +238,8 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
     last round's node budget a solve (the first: ``ESCALATION`` times ``max_nodes``), each
     round the smallest region first and none more than ``SPEND_AREA_SLACK`` points larger
     than it, until one fits (or fits but for a ko) or the thread's CPU clock reaches
-    ``cpu_until``.  A region's new reading replaces its old one when more
-    telling.  Rounds, not one solve without a budget: a frame that does not settle would
+    ``cpu_until``.  A region's new reading replaces its old one when it settled (the region
+    then leaves the rounds) or is more telling.  Rounds, not one solve without a budget: a frame that does not settle would
     take all the time, where a tighter one or another region settles in a fraction of it.
     Each frame keeps its solver from round to round, so a round goes on from the proofs and
     numbers of the last.  Returns the index of the region that fits, or None."""
