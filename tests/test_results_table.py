@@ -1,15 +1,18 @@
-"""RESULTS.md as a dashboard: today's figures, a topic index, a status line for every section.
+"""RESULTS.md as a dashboard: today's figures, the newest sections, a status line for each;
+the older sections in RESULTS-archive.md, with the topic index of all of them.
 
-What is checked, each against the file as it stands:
+What is checked, each against the files as they stand:
 
-- every ``RESULTS.md#…`` link in the repository's ``.md`` and ``.py`` files, and every
-  ``(#anchor)`` link inside RESULTS.md, resolves to a heading of RESULTS.md (GitHub's
-  anchors), so that renaming a heading cannot leave a dead link behind;
+- every ``RESULTS.md#…`` and ``RESULTS-archive.md#…`` link in the repository's ``.md`` and
+  ``.py`` files, and every ``(#anchor)`` link inside either file, resolves to a heading of
+  that file (GitHub's anchors), so that renaming or moving a section cannot leave a dead link;
+- RESULTS.md stays under ``LIVE_BYTES``: the live record, the rest archived;
 - every section (a ``## `` heading) has a status line right under it: ``Status: current``,
   ``Status: superseded by [§N](#anchor)`` (a later section) or ``Status: tried, not kept``;
-- the numbered contents list every section under its number (sections cite each other by
-  it), and the topic index links every section, newest first within a topic, its marks
-  agreeing with the status lines;
+- each file's numbered contents list its sections under their numbers (sections cite each
+  other by them; together the numbers run from 1 without a gap), and the archive's topic
+  index links every section of both files, newest first within a topic, its marks agreeing
+  with the status lines;
 - the table of today's figures: each row cites a current section, with that section's date,
   and each of its figures appears in that section, as written or rounded from it;
 - README.md's headline table: each figure of a row appears, as written or rounded, in the
@@ -29,6 +32,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "RESULTS.md"
+ARCHIVE = ROOT / "RESULTS-archive.md"
+FILES = (RESULTS.name, ARCHIVE.name)
+# the live record's bound: older sections go to the archive
+LIVE_BYTES = 100_000
 README = ROOT / "README.md"
 SKIPPED_FOLDERS = {".git", ".venv", "venv", "out", "build", "dist", "node_modules", "__pycache__",
                    ".pytest_cache", ".hypothesis", "shared"}
@@ -38,8 +45,10 @@ TOPIC_INDEX_START = "**Topic index**"
 CONTENTS_START = "**Contents**"
 STATUS_LINE = re.compile(
     r"^Status: (?:(?P<current>current)|(?P<tried>tried, not kept)"
-    r"|superseded by \[§(?P<number>\d+)\]\(#(?P<anchor>[^)\s]+)\))(?:[;:,.(]|\s|$)")
-LINK = re.compile(r"\[§(\d+)[^\]]*\]\(#([^)\s]+)\)")
+    r"|superseded by \[§(?P<number>\d+)\]\((?P<file>RESULTS(?:-archive)?\.md)?#(?P<anchor>[^)\s]+)\))"
+    r"(?:[;:,.(]|\s|$)")
+# a link to a section: [§N ...](#anchor) within a file, or (RESULTS[-archive].md#anchor) across
+LINK = re.compile(r"\[§(\d+)[^\]]*\]\((RESULTS(?:-archive)?\.md)?#([^)\s]+)\)")
 # A number: 1,776,948, 0.086, -31% (a minus after a space, not the hyphen of 0.35-0.65), 9.0 M;
 # not part of a name (gop/20305, §100), a version (1.1.0) or a time written 2m18s.
 NUMBER = re.compile(r"(?:(?<![\w.,/§#\-−])|(?<=[\s(][-−]))(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?"
@@ -58,6 +67,7 @@ class Section:
     anchor: str
     date: str
     body: list[str]
+    file: str = RESULTS.name
 
     @property
     def text(self) -> str:
@@ -80,13 +90,13 @@ def outside_code(lines: list[str]):
 
 
 @lru_cache(maxsize=None)
-def results_lines() -> tuple[str, ...]:
-    return tuple(RESULTS.read_text(encoding="utf-8").splitlines())
+def results_lines(name: str = RESULTS.name) -> tuple[str, ...]:
+    return tuple((ROOT / name).read_text(encoding="utf-8").splitlines())
 
 
-def heading_anchors() -> set[str]:
+def heading_anchors(name: str = RESULTS.name) -> set[str]:
     anchors, seen = set(), {}
-    for _, line in outside_code(list(results_lines())):
+    for _, line in outside_code(list(results_lines(name))):
         found = re.match(r"^#{1,6} (.+?)\s*#*\s*$", line)
         if found:
             base = slug(found.group(1))
@@ -95,21 +105,42 @@ def heading_anchors() -> set[str]:
     return anchors
 
 
-def sections() -> list[Section]:
-    lines = list(results_lines())
+def contents(name: str) -> list[tuple[int, str]]:
+    """(number, anchor) of each entry of a file's numbered contents."""
+    lines = preamble(name)
+    start = lines.index(next(line for line in lines if line.startswith(CONTENTS_START)))
+    entries = [re.match(r"^(\d+)\. \[.+\]\(#([^)\s]+)\)", line) for line in lines[start:]]
+    return [(int(entry.group(1)), entry.group(2)) for entry in entries if entry]
+
+
+def file_sections(name: str) -> list[Section]:
+    """A file's sections in file order, numbered as its contents number them (0 if not listed)."""
+    lines = list(results_lines(name))
     starts = [(index, line[3:]) for index, line in outside_code(lines) if line.startswith("## ")]
+    numbers = {anchor: number for number, anchor in contents(name)}
     found = []
-    for number, (start, title) in enumerate(starts, 1):
-        end = starts[number][0] if number < len(starts) else len(lines)
+    for position, (start, title) in enumerate(starts):
+        end = starts[position + 1][0] if position + 1 < len(starts) else len(lines)
         date = re.search(r"\((\d{4}-\d{2}-\d{2})\)$", title)
-        found.append(Section(number, title, slug(title), date.group(1) if date else "", lines[start + 1:end]))
+        found.append(Section(numbers.get(slug(title), 0), title, slug(title), date.group(1) if date else "",
+                             lines[start + 1:end], name))
     return found
 
 
-def preamble() -> list[str]:
-    lines = list(results_lines())
+def sections() -> list[Section]:
+    """Every section of both files, by number."""
+    return sorted((section for name in FILES for section in file_sections(name)), key=lambda s: s.number)
+
+
+def preamble(name: str = RESULTS.name) -> list[str]:
+    lines = list(results_lines(name))
     first = next(index for index, line in outside_code(lines) if line.startswith("## "))
     return lines[:first]
+
+
+def resolves(link: re.Match, section: "Section", own: str) -> bool:
+    """Whether a LINK match written in file ``own`` points at ``section``'s heading."""
+    return (link.group(2) or own) == section.file and link.group(3) == section.anchor
 
 
 def table_rows(lines: list[str], header: str) -> list[list[str]]:
@@ -186,17 +217,25 @@ def test_the_slug_is_githubs():
 
 
 def test_every_results_anchor_in_the_repository_resolves_to_a_heading():
-    anchors = heading_anchors()
+    anchors = {name: heading_anchors(name) for name in FILES}
     dead = []
     for path in repository_files():
         text = path.read_text(encoding="utf-8", errors="replace")
-        for found in re.finditer(r"RESULTS\.md#([\w-]+)", text):
-            if found.group(1) not in anchors:
-                dead.append(f"{path.relative_to(ROOT)}: RESULTS.md#{found.group(1)}")
-    inside = "\n".join(results_lines())
-    dead += [f"RESULTS.md: #{anchor}" for anchor in re.findall(r"\]\(#([^)\s]+)\)", inside)
-             if anchor not in anchors]
-    assert not dead, "links to no heading of RESULTS.md:\n" + "\n".join(dead)
+        for found in re.finditer(r"(RESULTS(?:-archive)?\.md)#([\w-]+)", text):
+            if found.group(2) not in anchors[found.group(1)]:
+                dead.append(f"{path.relative_to(ROOT)}: {found.group(0)}")
+    for name in FILES:
+        inside = "\n".join(results_lines(name))
+        dead += [f"{name}: #{anchor}" for anchor in re.findall(r"\]\(#([^)\s]+)\)", inside)
+                 if anchor not in anchors[name]]
+    assert not dead, "links to no heading of RESULTS.md or RESULTS-archive.md:\n" + "\n".join(dead)
+
+
+def test_the_live_record_stays_small_and_the_archive_holds_the_rest():
+    assert RESULTS.stat().st_size < LIVE_BYTES
+    live = file_sections(RESULTS.name)
+    assert live and file_sections(ARCHIVE.name)
+    assert all(section.status and section.status.group("current") for section in live)
 
 
 def test_the_anchor_check_sees_the_readme_and_the_docs():
@@ -219,21 +258,23 @@ def test_every_section_has_a_date_and_a_status_line_under_its_heading():
             wrong.append(f"§{section.number} {section.title}: its first line is not a status line")
         elif status.group("number"):
             later = by_number.get(int(status.group("number")))
-            if later is None or later.number <= section.number or later.anchor != status.group("anchor"):
+            if (later is None or later.number <= section.number or later.anchor != status.group("anchor")
+                    or (status.group("file") or section.file) != later.file):
                 wrong.append(f"§{section.number}: superseded by §{status.group('number')} "
                              f"(#{status.group('anchor')}), which is not that later section")
     assert not wrong, "\n".join(wrong)
 
 
 def test_the_contents_number_every_section():
-    start = preamble().index(next(line for line in preamble() if line.startswith(CONTENTS_START)))
-    entries = [re.match(r"^(\d+)\. \[.+\]\(#([^)\s]+)\)", line) for line in preamble()[start:]]
-    listed = [(int(entry.group(1)), entry.group(2)) for entry in entries if entry]
-    assert listed == [(section.number, section.anchor) for section in sections()]
+    for name in FILES:
+        listed = contents(name)
+        assert listed == [(section.number, section.anchor) for section in file_sections(name)], name
+        assert [number for number, _ in listed] == sorted(number for number, _ in listed), name
+    assert [section.number for section in sections()] == list(range(1, len(sections()) + 1))
 
 
-def topic_index() -> dict[str, list[tuple[int, str, str]]]:
-    lines = preamble()
+def topic_index() -> dict[str, list[tuple[int, re.Match, str]]]:
+    lines = preamble(ARCHIVE.name)
     start = next(index for index, line in enumerate(lines) if line.startswith(TOPIC_INDEX_START))
     end = next(index for index, line in enumerate(lines) if line.startswith(CONTENTS_START))
     topics: dict[str, list[tuple[int, str, str]]] = {}
@@ -246,7 +287,7 @@ def topic_index() -> dict[str, list[tuple[int, str, str]]]:
         elif line.startswith("  - ") and topic:
             link = LINK.search(line)
             assert link, f"a topic entry without a section link: {line}"
-            topics[topic].append((int(link.group(1)), link.group(2), line[link.end():]))
+            topics[topic].append((int(link.group(1)), link, line[link.end():]))
     return topics
 
 
@@ -259,10 +300,10 @@ def test_the_topic_index_links_every_section_newest_first_with_its_status():
         numbers = [number for number, _, _ in entries]
         if numbers != sorted(numbers, reverse=True):
             wrong.append(f"{topic}: not newest first: {numbers}")
-        for number, anchor, rest in entries:
+        for number, link, rest in entries:
             section = by_number.get(number)
-            if section is None or section.anchor != anchor:
-                wrong.append(f"{topic}: §{number} links #{anchor}, not that section's heading")
+            if section is None or not resolves(link, section, ARCHIVE.name):
+                wrong.append(f"{topic}: §{number} links {link.group(0)}, not that section's heading")
                 continue
             status = section.status
             marked_superseded = re.search(r"superseded by §(\d+)", rest)
@@ -286,7 +327,7 @@ def test_todays_figures_come_from_current_sections_that_give_them():
     for what, figure, date, commit, cited in rows:
         link = LINK.fullmatch(cited)
         section = by_number.get(int(link.group(1))) if link else None
-        if section is None or section.anchor != link.group(2):
+        if section is None or not resolves(link, section, RESULTS.name):
             wrong.append(f"{what}: {cited} is not a section's number and link")
             continue
         status = section.status
@@ -312,12 +353,12 @@ def readme_headline_rows() -> list[list[str]]:
 def test_the_readme_headline_figures_are_those_of_results_current_table():
     by_anchor: dict[str, list[str]] = {}
     for what, figure, _, _, cited in dashboard():
-        by_anchor.setdefault(LINK.fullmatch(cited).group(2), []).append(f"{what} {figure}")
+        by_anchor.setdefault(LINK.fullmatch(cited).group(3), []).append(f"{what} {figure}")
     rows = readme_headline_rows()
     assert len(rows) >= 5
     wrong = []
     for result, figure, details in rows:
-        anchors = re.findall(r"\(RESULTS\.md#([\w-]+)\)", details)
+        anchors = re.findall(r"\(RESULTS(?:-archive)?\.md#([\w-]+)\)", details)
         if not anchors:
             wrong.append(f"{result}: links no section of RESULTS.md")
         unlisted = [anchor for anchor in anchors if anchor not in by_anchor]
