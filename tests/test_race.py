@@ -473,6 +473,17 @@ def test_whole_solves_of_random_races_agree_on_and_off():
 
 # -- reference and own problems ---------------------------------------------------------
 
+def _random_problems(rng, pockets, races):
+    """The problems of ``pockets`` random pockets and ``races`` random races that have a closed wall."""
+    problems = []
+    for stones, target in itertools.chain(_pockets(rng, pockets), _races(rng, races)):
+        try:
+            problems.append(_solver(stones, target).problem)
+        except ProblemError:
+            continue
+    return problems
+
+
 def _own_problems():
     problems = []
     for path in sorted(OWN_PROBLEMS.rglob("*.sgf")):

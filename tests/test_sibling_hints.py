@@ -14,8 +14,8 @@ import itertools
 
 import numpy as np
 
-from solver import BLACK, WHITE, ProblemError, Solver
-from tests.test_race import _own_problems, _pockets, _races, _solver
+from solver import BLACK, WHITE, Solver
+from tests.test_race import _own_problems, _random_problems
 
 BUDGET = 2_000_000
 
@@ -36,13 +36,7 @@ def _agree(problems, budget, ko_masters, algos=("dfs",)):
 
 
 def test_random_races_agree_on_and_off():
-    rng = np.random.default_rng(63)
-    problems = []
-    for stones, target in itertools.chain(_pockets(rng, 150), _races(rng, 150)):
-        try:
-            problems.append(_solver(stones, target).problem)
-        except ProblemError:
-            continue
+    problems = _random_problems(np.random.default_rng(63), 150, 150)
     settled, reordered = _agree(problems, BUDGET, ("attacker", "defender", "none"), ("dfs", "dfpn"))
     for algo in ("dfs", "dfpn"):
         assert settled[algo] >= 1200 and reordered[algo] >= 200, (algo, settled, reordered)

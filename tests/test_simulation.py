@@ -12,10 +12,10 @@ import itertools
 
 import numpy as np
 
-from solver import BLACK, WHITE, ProblemError, Solver
+from solver import BLACK, WHITE, Solver
 from solver.dfpn import SIMULATION_NODES
 from solver.table import SIMULATED
-from tests.test_race import _own_problems, _pockets, _races, _solver
+from tests.test_race import _own_problems, _random_problems
 
 
 def _agree(problems, budget, ko_masters, check_moves=True):
@@ -41,13 +41,7 @@ def _agree(problems, budget, ko_masters, check_moves=True):
 
 
 def test_random_pockets_and_races_agree_on_and_off():
-    rng = np.random.default_rng(84)
-    problems = []
-    for stones, target in itertools.chain(_pockets(rng, 100), _races(rng, 100)):
-        try:
-            problems.append(_solver(stones, target).problem)
-        except ProblemError:
-            continue
+    problems = _random_problems(np.random.default_rng(84), 100, 100)
     settled, proved = _agree(problems, 1_000_000, ("attacker", "defender", "none"))
     assert settled >= 800 and proved >= 1000, (settled, proved)
 

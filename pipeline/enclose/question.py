@@ -160,7 +160,7 @@ LISTING_ALGO = "dfpn"
 # The search that spends a problem's time (``--seconds``) on its unsettled readings, with its
 # simulation on (solver.dfpn.SIMULATION_NODES).  On 40 book readings of 17-23 points that
 # enclose had left unsettled, 10 CPU seconds each, DFS settled 16 and df-pn 23 (RESULTS.md,
-# "Reach at equal CPU"); the simulation then settled 23 of 38 against df-pn's 19 without it,
+# "Reach at equal CPU"); the simulation then settled 23 of 40 against df-pn's 19 without it,
 # in 0.91 of its CPU where both settled.
 TIME_ALGO = "dfpn"
 # The time goes to the smallest unsettled region and those at most this many points larger;
@@ -246,7 +246,7 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
     timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={}, simulation_nodes=SIMULATION_NODES)
     budget = max_nodes   # a first pass without a node budget leaves nothing unsettled
     while time.thread_time() < cpu_until:
-        budget *= ESCALATION
+        budget = min(budget * ESCALATION, MAX_ROUND_NODES)
         unsettled = sorted((i for i, reading in enumerate(readings) if reading.verdict == UNSETTLED),
                            key=lambda i: readings[i].area)
         if not unsettled:
@@ -266,7 +266,6 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
                 readings[i].nodes, readings[i].seconds = again.nodes, again.seconds
             if again.verdict in (FITS, KO):
                 return i
-        budget = min(budget, MAX_ROUND_NODES)
     return None
 
 
