@@ -24,6 +24,7 @@ from sgfmill import boards
 from pipeline.enclose.frame import ORTHOGONAL, Frame, enclose, on_board
 from pipeline.enclose.question import NO_WALL, TOO_LARGE, size_up
 from pipeline.formats.sgf_writer import escape_text, game_tree, node, stone_points
+from pipeline.pass_alive import PassAlive, pass_alive
 from solver import BLACK, DEFAULT_MAX_AREA, EMPTY, WHITE, Problem, ProblemError, sgf_point
 from solver.board import color_letter, color_of_letter
 from solver.coordinates import go_point, parse_go_point
@@ -175,6 +176,19 @@ def open_share(stones: np.ndarray, frame: Frame) -> tuple[int, int]:
     return sum(1 for x, y in border if stones[y, x] == EMPTY), len(border)
 
 
+def group_target(position: GamePosition, group: str, source: str) -> tuple[int, int]:
+    """(x, y) of the stone at Go coordinate ``group``; a point off the board or empty raises
+    :class:`ProblemError`."""
+    try:
+        target = parse_go_point(group, position.size)
+    except ValueError as exc:
+        raise ProblemError(source, str(exc)) from None
+    if position.stones[target[1], target[0]] == EMPTY:
+        raise ProblemError(source, f"there is no stone at {go_point(*target, position.size)} after move "
+                                   f"{position.move_number}: name a stone of the group")
+    return target
+
+
 def framed_group(position: GamePosition, group: str, source: str, to_play: str | int | None = None,
                  max_area: int = DEFAULT_MAX_AREA) -> Problem:
     """The group holding the stone at Go coordinate ``group`` as an enclosed :class:`Problem`.
@@ -187,15 +201,9 @@ def framed_group(position: GamePosition, group: str, source: str, to_play: str |
     :class:`ProblemError`, its reason saying what to try.
     """
     size = position.size
-    try:
-        target = parse_go_point(group, size)
-    except ValueError as exc:
-        raise ProblemError(source, str(exc)) from None
+    target = group_target(position, group, source)
     name = go_point(*target, size)
     defender = int(position.stones[target[1], target[0]])
-    if defender == EMPTY:
-        raise ProblemError(source, f"there is no stone at {name} after move {position.move_number}: "
-                                   "name a stone of the group")
     attacker = 3 - defender
     what = f"the {COLOR_NAME[defender]} group at {name}"
     frame = enclose(position.stones, target)
@@ -332,6 +340,7 @@ class GameGroup:
     problem: Problem
     changes: FrameChanges
     position: GamePosition
+    pass_alive: PassAlive | None = None   # alive on the whole board: the problem is the game's, unframed
 
 
 def group_problem(path: str, args) -> Problem:
@@ -342,5 +351,11 @@ def group_problem(path: str, args) -> Problem:
 def framed_game_group(path: str, args) -> GameGroup:
     """:func:`group_problem`, with what its frame changed on the game's board."""
     position = game_position(path, args.move, source=path)
+    target = group_target(position, args.group, path)
+    alive = pass_alive(position.stones, target)
+    if alive is not None:   # no frame, nothing assumed (pipeline.pass_alive)
+        problem = Problem(source=path, size=position.size, stones=position.stones.copy(), target=target,
+                          to_play=side(args.to_play, position))
+        return GameGroup(problem, frame_changes(position, problem), position, alive)
     problem = framed_group(position, args.group, path, to_play=args.to_play, max_area=args.max_area)
     return GameGroup(problem, frame_changes(position, problem), position)

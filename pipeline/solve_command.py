@@ -29,11 +29,12 @@ from pipeline.batch import REJECTED, Tally, input_files
 from pipeline.frame_check import (check_fields, check_lines, check_wider_frame, depends_headline, depends_words,
                                   frame_fields)
 from pipeline.game_group import add_group_options, check_group_options, framed_game_group, solution_sgf
-from pipeline.group_answer import EACH, NODE_BUDGET, answer_fields, answer_group, colour_name, sgf_of
+from pipeline.group_answer import (ALIVE, EACH, NODE_BUDGET, GroupAnswer, answer_fields, answer_group, colour_name,
+                                   sgf_of)
 from pipeline.paths import check_output_file
 from pipeline.pattern_options import add_pattern_options, patterns_from_args
 from pipeline.warm_up import warm_up_planes, warm_up_solver
-from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
+from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, Verdict, load_problem
 from solver.board import BLACK, color_letter
 from solver.coordinates import go_move, go_point
 from solver.main_line import settled_length
@@ -65,6 +66,8 @@ def answer_problem(problem, group, path: str, args, guide=None,
                    move_patterns=True) -> tuple[dict, str, str | None]:
     """:func:`solve_one`'s answer for a problem at hand, named ``path`` (``group``: the framed
     game group it is, or None), for a caller that builds its problems (``tsumego serve``)."""
+    if group is not None and group.pass_alive is not None:
+        return pass_alive_answer(problem, group.pass_alive, path, args, guide)
     solver_options = dict(max_table_mb=args.max_table_mb, move_patterns=move_patterns, race=not args.no_race,
                           sibling_hints=not args.no_sibling_hints)
     solver = Solver(problem, max_area=args.max_area, **solver_options)
@@ -108,6 +111,35 @@ def answer_problem(problem, group, path: str, args, guide=None,
         else:   # the line goes to the file only
             for key in ("pv", "pv_full_length", "final", "pv_complete"):
                 row.pop(key)
+    return row, text, answer_sgf
+
+
+def pass_alive_answer(problem, alive, path: str, args, guide=None) -> tuple[dict, str, str | None]:
+    """:func:`answer_problem`'s answer for a group pass-alive on the game's whole board
+    (:mod:`pipeline.pass_alive`): no frame, no search, the same words as a solved answer."""
+    started = time.perf_counter()
+    defender = problem.defender
+    defending = problem.to_play == defender
+    move = "pass" if defending else None
+    verdict = Verdict(problem.to_play, defender, move, defender, nodes=0, seconds=0.0)
+    answer = GroupAnswer(verdict, ko=False, ko_unsettled=False, standing=ALIVE if defending else None,
+                         move=move, line_ko_master="defender", nodes=0,
+                         seconds=time.perf_counter() - started)
+    size = problem.size
+    why = (f"pass-alive on the whole board: its eyes at {alive.eye_words(size)} are its own liberties, "
+           f"which {colour_name(3 - defender)} can never fill; no frame, whatever the surroundings")
+    row = {"file": path, "to_play": color_letter(problem.to_play), "target": go_point(*problem.target, size),
+           "target_sgf": sgf_point(*problem.target), "defender": color_letter(defender),
+           **answer_fields(answer, size, problem.target), "frame": None, "wider_frame": None,
+           "pass_alive": [[go_point(*p, size) for p in eye] for eye in alive.eyes],
+           "guide": guide.source if guide is not None else None}
+    text = f"{path}: {row['verdict']} (proved, 0 nodes, {answer.seconds:.2f} s)\n  {why}"
+    if args.pv:
+        row.update(pv=[], pv_full_length=0, final=["".join(".XO"[int(c)] for c in rows) for rows in problem.stones],
+                   pv_complete=True)
+        text += "\n  main line: none needed"
+    answer_sgf = solution_sgf(problem, [], f"{row['verdict']}\n\n{why[0].upper()}{why[1:]}.") \
+        if args.sgf_out else None
     return row, text, answer_sgf
 
 

@@ -385,3 +385,48 @@ def test_eval_shows_the_frame_and_checks_its_proof_against_the_wider_frame(tmp_p
     assert "; solver: White to play saves the white group at A8: W " in line
     assert line.rstrip().endswith("; framed: the frame added 3 black stones the game does not have: G9 H9 H8; "
                                   "checked: a wider frame, leaving those points empty, gives the same answer")
+
+
+@pytest.mark.parametrize("symmetry", [0, 5])
+def test_a_pass_alive_group_is_answered_on_the_whole_board_without_a_frame(tmp_path, capsys, symmetry):
+    """The corner group of B9 has two eyes, A9 and C9, and lives whatever the rest of the board
+    does: Benson's test answers it on the whole board, for either side first, with no frame."""
+    import json
+
+    from pipeline.cli import main
+
+    def turn(point: str) -> str:
+        return go_point(*transform_point(*parse_go_point(point, 9), symmetry, 9), 9)
+
+    record = tmp_path / "game.sgf"
+    record.write_text(turned(GAME, symmetry))
+    stone, eyes = turn("B9"), sorted(turn(p) for p in ("A9", "C9"))
+    assert main(["solve", str(record), "--group", stone, "--no-guide", "--pv"]) == 0
+    text = capsys.readouterr().out.splitlines()
+    assert text[0].startswith(f"{record}: White to play: the white group at {stone} lives as it stands; "
+                              "no move needed (proved, 0 nodes")
+    assert text[1].startswith("  pass-alive on the whole board: its eyes at ")
+    assert text[1].endswith(" are its own liberties, which Black can never fill; no frame, whatever the "
+                            "surroundings")
+    assert sorted(re.findall(r"[A-T]\d+", text[1].split("its eyes at ")[1].split(" are ")[0])) == eyes
+    assert text[2] == "  main line: none needed"
+    assert main(["solve", str(record), "--group", stone, "--no-guide", "--to-play", "B", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["status"], row["move"], row["standing"], row["frame"]) == ("safe", None, None, None)
+    assert row["verdict"] == f"Black to play cannot kill the white group at {stone}: it lives"
+    assert sorted(eye for region in row["pass_alive"] for eye in region) == eyes
+    answer = tmp_path / "answer.sgf"
+    assert main(["solve", str(record), "--group", stone, "--no-guide", "--sgf-out", str(answer)]) == 0
+    root = sgf.Sgf_game.from_bytes(answer.read_bytes()).get_root()
+    assert "Pass-alive on the whole board" in root.get("C") and not root.has_property("TR")
+
+
+def test_only_a_pass_alive_group_goes_without_a_frame(final):
+    from pipeline.pass_alive import pass_alive
+
+    assert pass_alive(final.stones, parse_go_point("B9", 9)).eyes == (((0, 0),), ((2, 0),))
+    for point in ("C2", "H8", "C7"):   # straight three; open to the centre; Black's wall
+        assert pass_alive(final.stones, parse_go_point(point, 9)) is None
+    # the same corner on a 19×19 board is open above: its two points are no eyes there
+    open_above = game_position(on_19x19(GAME).encode(), source="game.sgf")
+    assert pass_alive(open_above.stones, parse_go_point("B9", 19)) is None

@@ -1,0 +1,72 @@
+"""A group of a game that lives whatever happens around it: Benson's pass-alive test.
+
+A framed answer holds for its frame (:mod:`pipeline.frame_check`); a group that
+is *pass-alive* on the game's whole board needs no frame at all.  Benson's test
+(:mod:`pipeline.planes.benson`) finds the blocks that stay alive even if their
+owner never plays again: each keeps at least two *vital* regions, regions all
+of whose empty points are its liberties, so the opponent can fill none of them
+without playing into atari of nothing, and nothing outside can change that.
+Such a group is answered on the whole board, without a frame and without a
+search, for either side first ("lives as it stands; no move needed"), and the
+answer names the eyes that prove it.  Only the block holding the named stone
+is asked about, as everywhere in the project.
+
+Big living groups with open territory are often not pass-alive (a large
+region has empty points that are not liberties of the block); those are
+still framed, or refused as too open, as before.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from pipeline.planes.benson import _alive
+from pipeline.planes.regions import enclosed_regions, label_blocks
+from solver.coordinates import go_point
+
+ORTHOGONAL = ((0, -1), (0, 1), (-1, 0), (1, 0))
+
+
+@dataclass(frozen=True)
+class PassAlive:
+    """The target block is pass-alive; ``eyes`` are its vital regions' empty points, each region
+    in reading order, the regions in the order of their first point."""
+
+    eyes: tuple[tuple[tuple[int, int], ...], ...]
+
+    def eye_words(self, size: int) -> str:
+        """``A1 and C1``, ``A1, A2 and C1`` (an eye of several points joined by ``+``)."""
+        names = ["+".join(go_point(x, y, size) for x, y in eye) for eye in self.eyes]
+        return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def pass_alive(stones: np.ndarray, target: tuple[int, int]) -> PassAlive | None:
+    """:class:`PassAlive` where the block at ``target`` (x, y) of ``stones`` ([y, x], the whole
+    board) is pass-alive, else None."""
+    tx, ty = target
+    color = int(stones[ty, tx])
+    if color == 0:
+        return None
+    blocks, _, _ = label_blocks(stones)
+    regions, sizes = enclosed_regions(stones, color)
+    alive = _alive(stones, color, blocks, regions, sizes.shape[0] - 1)
+    if not alive[ty, tx]:
+        return None
+    block = blocks[ty, tx]
+    rows, cols = stones.shape
+
+    def neighbours(x: int, y: int):
+        return [(x + dx, y + dy) for dx, dy in ORTHOGONAL if 0 <= y + dy < rows and 0 <= x + dx < cols]
+
+    eyes = []
+    for label in range(sizes.shape[0] - 1):
+        points = [(int(x), int(y)) for y, x in zip(*np.nonzero(regions == label))]
+        empty = [(x, y) for x, y in points if stones[y, x] == 0]
+        bordering = {(u, v) for x, y in points for u, v in neighbours(x, y) if stones[v, u] == color}
+        # Benson's vital region of the block: every empty point one of its liberties, and every
+        # block around the region alive (a region beside a dying block is not kept)
+        liberties = all(any(blocks[v, u] == block for u, v in neighbours(x, y)) for x, y in empty)
+        if empty and liberties and all(alive[v, u] for u, v in bordering):
+            eyes.append(tuple(sorted(empty, key=lambda p: (p[1], p[0]))))
+    return PassAlive(tuple(eyes))
