@@ -27,13 +27,10 @@ at about 5.4 M multiply-adds a board (F = 25) instead of 0.9 M.
 
 Both may carry a third readout, ``end_state``: for every point of the window,
 a softmax over who holds it once the solver's principal variation is played
-out (empty, the target's colour, the other colour), ``[B, 121, 3]``.  Dense:
-a dense layer of 121·3 units from the last hidden layer; conv: a 1×1
-convolution to 3 planes.  It is trained with weight ``end_state_weight``
-where a record has an end state, on the points inside the board; at weight
-0 the network is built without it.  Where the head helps, it is by asking
-the hidden layers to say which stones live and which points become whose,
-something richer than one bit a position to learn shapes from.
+out (empty, the target's colour, the other colour), ``[B, 121, 3]`` (dense: a
+dense layer of 121·3 units; conv: a 1×1 convolution to 3 planes), trained
+with weight ``end_state_weight`` where a record has an end state; at weight 0
+the network is built without it.
 
 No batch normalisation: the original pipeline found it made training faster
 but added no accuracy, and without it the numpy evaluator is a few matrix

@@ -1,65 +1,29 @@
 """A problem's tree of status-changing moves: the heart of ``solve-all``.
 
-For one problem and one side moving first (``PL``), the tree is grown the way
-the original pipeline's solve-all (tsumego.js) grows it:
+For one problem and one side moving first (``PL``), the tree grows as the
+original pipeline's solve-all (tsumego.js) grows it: the root is the problem,
+labelled with the target's status (PL first, the attacker ko master); a safe
+node gets the attacker's moves that make it unsafe, an unsafe node the
+defender's moves that make it safe again, PL the same in every node.  Levels
+grow breadth first up to ``max_depth``; a position already examined in the
+tree, or a move that captures the target, is not tried again; a node of fewer
+than ``min_area`` empty points stays a leaf; ``max_subproblems`` stops the tree
+at that many nodes, whole levels first.
 
-* the root is the problem; its label is the target's status with PL moving
-  first, the attacker being ko master;
-* a node where the target is safe gets as children the attacker's moves that
-  make it unsafe (PL still moving first in the new position); a node where it
-  is unsafe gets the defender's moves that make it safe again.  Colours
-  therefore alternate down the tree, while PL stays the same in every node;
-* the tree grows level by level (breadth first) up to ``max_depth`` moves;
-  candidate moves are the empty points of the problem's search area in row
-  order; a move that captures the target, or leads to a position already
-  examined anywhere in this tree, is not tried again (the original pipeline's
-  position cache), so each position appears at most once per tree;
-* a node whose search area has fewer than ``min_area`` empty points is kept as
-  a leaf but not expanded: such small boards are cheap for the solver anyway;
-* with ``max_subproblems`` the tree stops growing once it holds that many
-  nodes: whole levels first, the last one cut in row order of the canonical
-  orientation (below).  One problem can otherwise give hundreds of thousands
-  of near-duplicate deep positions, and the shallow ones are closest to the
-  problem as posed.
+Where this differs from the original, on purpose (docs/solve-all.md, "The tree
+of status-changing moves", "End states", "Labels: a file reads back as
+labelled", "Symmetries: one canonical orientation per problem"):
 
-Readings where the original pipeline is unclear or we deliberately differ:
-
-* every node is labelled by solving its position **from scratch** (the moves
-  that led to it are not part of the search's repetition history), so a
-  subproblem file's label is exactly what a fresh solve of that file gives;
-* ``AS`` ("area size") and the ``min_area`` test count the empty points of the
-  search area, as the subproblem contract defines ``AS``; the original pipeline
-  counted the legal moves of one side, which differs only by suicide points;
-* a node's label is computed over the problem's search area, whose table is
-  kept warm across the tree.  The position read back from its file has a
-  search area of its own (:func:`_read_back`); when its empty points differ,
-  the position is not a standalone problem with the same meaning and is not
-  kept (counted in :attr:`Expansion.area_changed`).  Its stones may differ too
-  -- the read-back area leaves out stones joined to the target and stones cut
-  off from it -- and that changes nothing unless a left-out stone can be
-  captured: its points would then become moves in the tree's search but not in
-  the file's.  Such a node is solved again over the read-back area and kept
-  only if the two labels agree (otherwise counted in
-  :attr:`Expansion.label_changed`);
-* when any solve exceeds ``max_nodes``, the whole tree is abandoned with
-  :class:`NodeBudgetExceeded`: a tree with holes would silently bias the data;
-* each kept node gets its **end state** (when ``end_states``): the board once
-  its principal variation (:mod:`solver.principal_variation`) is played out
-  with PL moving first, read right after its label, from scratch, on the
-  tree's warm solver.  Like ``TR``, the line depends on what the table holds
-  (move order and subtree sizes), so it is the tree's line, not necessarily
-  the one a fresh solve of the file would read; its outcome (captured or not)
-  is the label's.  A line that does not end (budget, move cap) abandons the
-  tree like a solve over budget;
-* the tree is grown in the problem's **canonical orientation**
-  (:mod:`pipeline.orientation`: of the 16 variants under the 8 symmetries and
-  a colour swap, the smallest) and turned back, children in row order of
-  their moves.  Move order and the table's contents depend on how the board
-  is turned, so this is what makes a turned, mirrored or colour-swapped copy
-  of a problem give the turned tree: the same nodes (those never depended on
-  it), winning moves and end states.  Only a problem with a symmetry of its
-  own can still differ: its copies share the canonical variant, but the way
-  back may be another of its symmetries.
+* every node is labelled by a solve of its position from scratch, so a file's
+  label is what a fresh solve of that file gives; a node whose file reads back
+  with another search area, or another label, is not kept
+  (:attr:`Expansion.area_changed`, :attr:`Expansion.label_changed`);
+* a solve over ``max_nodes`` abandons the whole tree
+  (:class:`NodeBudgetExceeded`): a tree with holes would bias the data;
+* each kept node gets its end state (its principal variation played out), the
+  tree's line on the tree's warm solver;
+* the tree is grown in the problem's canonical orientation and turned back, so
+  a turned or colour-swapped copy of a problem gives the turned tree.
 """
 from __future__ import annotations
 

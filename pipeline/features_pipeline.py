@@ -5,45 +5,19 @@ imports it only when the stage runs, so that the ``tsumego`` command line
 starts without Beam.  Its steps are classes and functions at module level,
 where a test can build one and call it on real input.
 
-The same input gives byte-identical output: each record's shard and, within
-it, its bucket are hashes of its name, and a shard holds its records in the
-order of (bucket, name), whichever worker made them; all shards exist even
-when empty.  (Beam's ``WriteToTFRecord`` deals records to shards round-robin
-from a random start and keeps no order inside a shard, so it cannot promise
-that.)  Each record is framed and deflated where it is made (a piece,
-:func:`pipeline.formats.tfrecord.deflated_piece`).  Without a cap a chunk's
-records never cross between processes: the worker that makes them writes
-them, sorted, into a part file for each shard they go to
-(:func:`write_chunk_parts`), and only the part's name and count go on, to
-the worker that joins the shard's parts (:class:`JoinParts`: it reads them,
-puts their records in (bucket, name) order and joins them into one zlib
-stream).  Sending the records themselves through the runner (a
-``GroupByKey``) held them all in its memory and cost a run of two workers
-about a tenth of its CPU (RESULTS.md, "The features stage: records written
-where they are made").
-With ``--max-per-problem`` the records of a problem are grouped to draw its
-sample (``ByProblem``), then grouped by bucket (``ByBucket``) and written
-to a part file a bucket (:func:`write_part`; buckets keep every group
-small: grouping a whole shard at once, hundreds of MB a key, lost records in
-Beam's multi-processing runner), joined as above.  The worker that writes a
-shard counts its records and bytes, and the counts of all shards
-are gathered into one file (:data:`SHARD_COUNTS_FILE`, as the dead letters
-are: Beam's metrics are not reported by every runner).  Once the run is over,
-each shard must be on disk with the size its writer gave, and the run fails,
-saying so, unless the shards' records, the dead letters and the records left
-out account for every file read.  (Reading every shard back to count its
-records cost a twelfth of the stage's time; the commands that read the
-shards count them as they check them, :mod:`model.shards`.)  Shards are ZLIB
-TFRecord files (:mod:`pipeline.formats.tfrecord`), which is what
-``TFRecordDataset(..., compression_type="ZLIB")`` reads.
-
-What a subproblem costs outside its planes is kept small, since there are
-hundreds of thousands of them (``bench/features_bench.py`` measures the stage
-end to end): the files travel as chunks of names (:data:`CHUNK` a Beam
-element, not one each), the stage's own files are read without sgfmill
-(:func:`pipeline.formats.subproblem.read_written_subproblem`), records are
-serialised without TensorFlow, which the stage never loads, and deflated
-once, as pieces of their shard's stream, in the process that made them.
+The same input gives byte-identical output: a record's shard and bucket are
+hashes of its name, and a shard holds its records in (bucket, name) order,
+whichever worker made them (Beam's ``WriteToTFRecord`` promises neither).
+Each record is deflated where it is made, as a piece of its shard's zlib
+stream; the worker writes a chunk's records to a part file a shard
+(:func:`write_chunk_parts`), and only the parts' names and counts travel, to
+the worker that joins a shard (:class:`JoinParts`).  With
+``--max-per-problem`` the records go through Beam's groupings (``ByProblem``,
+``ByBucket``, :func:`write_part`).  The shards' writers' counts are gathered
+into :data:`SHARD_COUNTS_FILE` (as the dead letters are), and the run fails,
+saying so, unless shards, dead letters and records left out account for
+every file read.  Why each choice, and what it cost before: docs/features.md,
+"The stage".
 """
 from __future__ import annotations
 

@@ -31,14 +31,11 @@ whatever the path, the ko master or the number of threats.  A node where the
 target is pass-alive is therefore an exact, path-independent defender win,
 stored as such.
 
-:func:`target_pass_alive` first counts the regions around the target that
-could be vital to it, and answers False at once when there are fewer than
-two, the usual case in a fight, which costs a flood of the target block and
-of the regions beside it, each only until a point rules it out.  Only a
-target with two candidate eyes pays for the whole algorithm.  A position
-with more than ``MAX_BLOCKS`` defender blocks in the area answers False (the
-block sets are 64-bit masks); False only ever means "not proved here", so the
-search goes on as without the check.
+:func:`target_pass_alive` answers False at once where fewer than two regions
+around the target could be vital to it (the usual case in a fight); only a
+target with two candidate eyes pays for the whole algorithm.  More than
+``MAX_BLOCKS`` defender blocks in the area (64-bit block sets) also answers
+False, which only ever means "not proved here".
 """
 from __future__ import annotations
 

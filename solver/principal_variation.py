@@ -3,65 +3,26 @@
 From a position and the side to move, the line goes on, one move a step,
 until the target is captured or both sides pass:
 
-* the side that wins (by a DFS solve of the node, on the solver's warm table)
-  plays the solve's winning move.  One exception: a defender that wins and may
-  pass (the target has two liberties or more) passes when a pass wins too, so
-  a living group does not fill its own eye space move after move and its end
-  state keeps it;
-* the side that loses plays its most stubborn reply: of its moves (those the
-  search would try: no forbidden repetition, no defender move into atari),
-  the one whose refutation took the most nodes.  That size is read from the
-  transposition table's subtree-size byte (:mod:`solver.table`: the bit
-  length of the nodes spent below the child, the largest seen), which the
-  solve that proved the loss has just filled for every reply it refuted; a
-  reply not in the table is solved first.  Ties go to the first reply in the
-  search area's row order.  The loser passes only when it has no move, and
-  an attacker that cannot win passes as soon as the defender has passed:
-  its remaining moves threaten nothing, and both sides passing ends the line.
+* the winner (by a DFS solve of the node, on the solver's warm table) plays
+  the solve's winning move; a defender that may pass passes when a pass wins
+  too, so a living group keeps its eye space.  A table move that the rules
+  forbid on this line (a ko retake by a side not ko master) or that leads
+  back to a position of the line gives way to the first move in the search's
+  order that is allowed and wins here;
+* the loser plays its most stubborn reply: the one whose refutation took the
+  most nodes, read from the table's subtree-size byte (ties: row order).  It
+  passes only when it has no move; an attacker that cannot win passes once
+  the defender has.
 
-Passes follow the search's rules (:mod:`solver.rules`): a pass keeps the
-position, may end the ko master's threats and resets the repetition history,
-so every position of the line is the node of the first solve's proof it
-stands on, with the same path, and the winner never changes along the line:
-only the winner's moves are solved (on the warm table, mostly a probe), the
-loser's replies are read from the table.  Two passes in a row end the line
-when the defender wins (alive, or seki); when the attacker wins the line goes
-on to the capture.
-
-One difference from the search: a pass of the loser is not remembered as a
-pass situation (the winner's is).  In the search, the same pass situation met
-twice on a path means the target lives, so a path holding a defender's pass
-gives the defender a win that no stored result knows of: the table's exact
-results were proved on paths without that pass, and on the line's they need
-not hold (a graph-history interaction).  A line remembering the defender's
-pass can return to its position through the ko, the defender pass again and
-live where the table says the attacker wins: seen on one enclosed book
-problem of 3,181 (RESULTS.md, "solve-all on today's enclosed set"), whose
-line, not remembering it, ends in the capture.  The loser's pass stands for a
-move elsewhere, as the table's results assume.
-
-A winning move read from the table may have been found on another path, where
-it recreated no position: an exact result holds on every path, its move need
-not.  Where that move recreates a position of this line and its side is not
-ko master, the rules forbid it here, and following it would run round a ko
-to the move cap; the line takes instead the first move in the search's order
-that the rules allow and that wins here (a solve each).  If none did, the
-table's result would be wrong on this path: the line ends as a disagreement.
-Likewise a winning move from the table that leads back to a position of the
-line (the ko master's retake, say) may lead round a cycle with the loser's
-replies: a winning move that does not comes first, if there is one.
-
-Guards: the line stops after ``max_moves`` moves (default six times the
-points of the search area plus twenty, within the search's depth cap): the ko
-master may recreate a position (that is what a ko retaken is), so a
-repetition is no loop by itself, but the cap ends any line that would run
-on.  A node budget covers the whole line; past it, or past the cap, the line
-found so far is returned with ``complete`` False.
-
-The line is walked by one compiled function on the solver's own board and
-tables, so it costs little more than the solves it makes; it takes back every
-move it played, and only adds results to the tables (never changing a
-verdict).  It always searches with DFS, whatever algorithm labelled the node.
+Passes, ko-master threats and repetitions follow the search's rules
+(:mod:`solver.rules`), so every position of the line is a node of the first
+solve's proof and the winner never changes.  One difference: a loser's pass is
+not remembered as a pass situation, since the table's exact results were
+proved on paths without it (a graph-history interaction).  ``max_moves`` (six
+times the area's points plus twenty) and a node budget end a line that would
+run on, with ``complete`` False.  The line runs as one compiled function on the
+solver's board and tables and only adds results to the tables.  Why each rule,
+and what broke without it: docs/solver.md, "The principal variation".
 """
 from __future__ import annotations
 
