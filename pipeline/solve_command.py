@@ -290,4 +290,4 @@ def register(commands) -> None:
     solve.add_argument("--json", action="store_true", help="one JSON object per line (default: text)")
     solve.add_argument("--pv", action="store_true",
                        help="add the main line, numbered, and the board at its end (default: off)")
-    solve.set_defaults(run=run, load_guide=None)   # pipeline.cli adds --guide and its loader
+    solve.set_defaults(run=run, load_guide=None)   # cli.main adds --guide and its loader

@@ -49,7 +49,7 @@ def solve_queue(guide: str, workers: int = 2, seconds: float = 10.0, max_nodes: 
 def command_line_row(path, *options) -> tuple[dict, str]:
     """``tsumego solve --pv --json --sgf-out``'s row for a file and the SGF it would write, guided
     by the shipped network as the server is."""
-    from pipeline.cli import build_parser
+    from cli.main import build_parser
     from pipeline.solve_command import solve_one
 
     args = build_parser().parse_args(["solve", "--pv", "--sgf-out", "answer.sgf", *options, str(path)])

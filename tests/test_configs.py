@@ -4,7 +4,7 @@ import argparse
 import pytest
 
 from model.configs import CONFIGS, apply_config
-from pipeline.cli import build_parser
+from cli.main import build_parser
 
 
 def parsed(*argv: str):

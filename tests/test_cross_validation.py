@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from model.folds import assign_folds, problem_weights
-from pipeline.cli import main
+from cli.main import main
 from tests.toy_network import PLANES, TOY_OPTIONS, write_toy_records
 
 UNEVEN = {"a": 500, "b": 400, "c": 90, "d": 80, "e": 70, "f": 60, "g": 5, "h": 1}

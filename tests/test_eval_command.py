@@ -21,7 +21,7 @@ from model.evaluate import (DEFAULT_EVAL_MAX_NODES, TARGET_MARK, UNSURE_ABOVE, U
                             why_unsure)
 from model.numpy_net import NumpyNet, SafetyEvaluator
 from model.quantize import model_tensors, pack
-from pipeline.cli import build_parser, main
+from cli.main import build_parser, main
 from pipeline.formats.records import WINDOW
 from pipeline.formats.subproblem import load_subproblem
 from solver.board import BLACK, WHITE

@@ -20,7 +20,7 @@ under ``--out``:
 
 Options it does not know go to Beam, as for ``solve-all``.  Light to import:
 the pipeline is in :mod:`pipeline.enclose.stage`.  The guide options are the
-command line's (:func:`pipeline.cli.add_guide_options`): it hands the stage a
+command line's (:func:`cli.guide.add_guide_options`): it hands the stage a
 loader of the network (``args.stage_guide``), since ``pipeline`` may not
 import ``model``; without the command line the stage runs unguided.
 """
