@@ -25,6 +25,7 @@ import os
 import sys
 import time
 
+from pipeline import budgets
 from pipeline.batch import REJECTED, Tally, input_files
 from pipeline.frame_check import (check_fields, check_lines, check_wider_frame, depends_headline, depends_words,
                                   frame_fields)
@@ -39,13 +40,10 @@ from solver.coordinates import go_move, go_point
 from solver.main_line import settled_length
 from solver.problem import parse_sgf_point, reason_of, sgf_point
 
-# The solve command's node budget: ten times what the hardest reference or own
-# problem needs, either side first, DFS or df-pn (measured: RESULTS.md, "solve:
-# a default node budget and bounded tables").
-DEFAULT_SOLVE_MAX_NODES = 10_000_000
-# The budget of each check of where the main line is settled (solver.main_line): the
-# checks only decide where the printed line stops, so one out of nodes just goes on.
-SETTLED_CHECK_NODES = 200_000
+# The solve command's node budget, and that of each check of where the main line is
+# settled (solver.main_line): the table's, which says where each was measured or chosen.
+DEFAULT_SOLVE_MAX_NODES = budgets.SOLVE_MAX_NODES
+SETTLED_CHECK_NODES = budgets.SETTLED_CHECK_NODES
 
 
 def budget_words(args) -> str:
