@@ -3,7 +3,8 @@ import argparse
 
 import pytest
 
-from model.configs import CONFIGS, apply_config
+from cli.training import apply_config
+from model.configs import CONFIGS
 from cli.main import build_parser
 
 

@@ -228,7 +228,7 @@ def test_a_fold_out_of_range_is_an_argument_error_before_any_reading(tmp_path, c
 def test_extra_train_takes_several_folders_after_one_flag_or_repeated():
     import argparse
 
-    from model.train import add_training_arguments
+    from cli.training import add_training_arguments
 
     parser = argparse.ArgumentParser()
     add_training_arguments(parser)
