@@ -207,7 +207,7 @@ def run_stage(folder: Path, workers: int) -> tuple[int, float, float]:
     """``tsumego features`` on ``folder`` with ``workers`` workers, as a command: (files read,
     wall seconds, CPU seconds of the command and its worker processes)."""
     out = Path(tempfile.mkdtemp(prefix="features-bench-stage-"))
-    command = [sys.executable, "-m", "pipeline.cli", "features", "--subproblems", str(folder), "--out", str(out),
+    command = [sys.executable, "-m", "cli", "features", "--subproblems", str(folder), "--out", str(out),
                "--no-progress", "--direct_num_workers", str(workers)]
     if workers > 1:
         command += ["--direct_running_mode", "multi_processing"]

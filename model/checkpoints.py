@@ -17,6 +17,7 @@ command, decides from them what ``--resume`` does.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shlex
@@ -25,6 +26,7 @@ import signal
 import threading
 import time
 
+from model.train_options import TrainOptions
 from pipeline.interrupts import raising_interrupt
 
 # The finished run's spec (planes, options, seed, data, epochs), written by tsumego train
@@ -80,49 +82,47 @@ def going_on_command(data: str, out: str) -> str:
     return f"tsumego train --data {shlex.quote(data)} --out {shlex.quote(out)} --resume {shlex.quote(out)}"
 
 
-def interrupted_advice(args, continued: bool) -> str:
+def interrupted_advice(settings: TrainOptions, continued: bool) -> str:
     """What the line of an interrupted run says (``on_interrupt``): what is kept, how to go on."""
     try:
-        progress = unfinished_run(args.out)
+        progress = unfinished_run(settings.out)
     except (OSError, ValueError):
         progress = None
-    if resumable(args.out, progress):
+    if resumable(settings.out, progress):
         done = progress["epochs_done"]
         return (f"{done} epoch{'s' if done != 1 else ''} done, kept in "
-                f"{os.path.join(args.out, CHECKPOINTS)}; go on with: {going_on_command(args.data, args.out)}")
+                f"{os.path.join(settings.out, CHECKPOINTS)}; go on with: {going_on_command(settings.data, settings.out)}")
     if continued:
-        return (f"what this run wrote into --out was removed; {args.resume} still holds the run: "
-                f"go on with: {going_on_command(args.data, args.resume)}")
+        return (f"what this run wrote into --out was removed; {settings.resume} still holds the run: "
+                f"go on with: {going_on_command(settings.data, settings.resume)}")
     return "what this run wrote into --out was removed; rerun to train"
 
 
-def continue_settings(args, progress: dict) -> None:
-    """The settings of the unfinished run ``progress`` into ``args``, with a line naming the
+def continue_settings(settings: TrainOptions, progress: dict) -> TrainOptions:
+    """``settings`` with the settings of the unfinished run ``progress``, and a line naming the
     options given on the command line that it overrides (--minutes stays this sitting's)."""
-    given = {"seed": args.seed, "batch_size": args.batch_size, "epochs": args.epochs,
-             "patience": args.patience, "schedule": args.schedule, "keep": args.keep,
-             "validation_fraction": args.validation_fraction}
+    given = {"seed": settings.seed, "batch_size": settings.batch_size, "epochs": settings.epochs,
+             "patience": settings.patience, "schedule": settings.schedule, "keep": settings.keep,
+             "validation_fraction": settings.validation_fraction}
     # (a run from before validation problems watched the test split: fraction 0)
     # (and one from before --keep kept its best epoch)
     kept = {"seed": progress["seed"], "batch_size": progress["batch_size"], "keep": "best", **progress["limits"],
             "validation_fraction": progress.get("validation", {}).get("fraction", 0.0)}
-    parser = getattr(args, "parser", None)
     overridden = [f"--{name.replace('_', '-')} {given[name]}" for name in RUN_SETTINGS
-                  if given[name] != kept[name]
-                  and (parser is None or given[name] != parser.get_default(name))]
-    for name in RUN_SETTINGS:
-        setattr(args, name, kept[name])
-    if not args.extra_train:
-        args.extra_train = list(progress.get("extra_train", []))
-        args.extra_split = progress.get("extra_split", "both")
-    elif [os.path.abspath(folder) for folder in args.extra_train] != progress.get("extra_train", []):
+                  if given[name] != kept[name] and (settings.changed is None or name in settings.changed)]
+    going_on = {name: kept[name] for name in RUN_SETTINGS}
+    if not settings.extra_train:
+        going_on.update(extra_train=tuple(progress.get("extra_train", [])),
+                        extra_split=progress.get("extra_split", "both"))
+    elif [os.path.abspath(folder) for folder in settings.extra_train] != progress.get("extra_train", []):
         overridden.append("--extra-train (this sitting trains on the folders given)")
-    if os.path.abspath(args.data) != progress.get("data"):
-        print(f"--resume {args.resume}: the run was trained on {progress.get('data')}; "
-              f"this sitting reads {args.data}")
+    if os.path.abspath(settings.data) != progress.get("data"):
+        print(f"--resume {settings.resume}: the run was trained on {progress.get('data')}; "
+              f"this sitting reads {settings.data}")
     if overridden:
-        print(f"--resume {args.resume}: going on with the run's settings; "
+        print(f"--resume {settings.resume}: going on with the run's settings; "
               f"left aside: {', '.join(overridden)}")
+    return dataclasses.replace(settings, **going_on)
 
 
 def terminate_as_interrupt():

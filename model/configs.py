@@ -1,7 +1,8 @@
 """Named network configurations: the recipes ``make train`` and ``make network`` train, by name.
 
 ``tsumego train --config NAME`` (and ``crossval``) takes a configuration's
-settings as its defaults: an option given on the command line still wins.
+settings as its defaults: an option given on the command line still wins
+(:func:`cli.training.apply_config`).
 The recipe of a network then lives here, in one place, rather than as
 flags spread over the Makefile, and ``model.json`` records the name.
 
@@ -24,13 +25,3 @@ CONFIGS: dict[str, dict] = {
                    "warm_up": 1000},
     "conv-books-longer": {"schedule": "cosine", "epochs": 8, "learning_rate": 0.00035},
 }
-
-
-def apply_config(args, parser) -> None:
-    """Set ``args.config``'s settings on every option the command line left at its default
-    (``crossval`` has no ``--keep``: a setting of an option the command lacks is passed over)."""
-    if getattr(args, "config", None) is None:
-        return
-    for name, value in CONFIGS[args.config].items():
-        if hasattr(args, name) and getattr(args, name) == parser.get_default(name):
-            setattr(args, name, value)

@@ -35,6 +35,9 @@ train`` on its train split only (its test problems stay unseen, as in
 ``tsumego train``); a folder whose records (of the splits read) hold one
 of ``--data``'s problems is refused, as that problem would be trained on
 in the fold that tests it.
+
+The command's options are :mod:`cli.crossval`'s; they reach :func:`crossval`
+as :class:`model.train_options.CrossvalOptions`.
 """
 from __future__ import annotations
 
@@ -43,13 +46,12 @@ import os
 
 import numpy as np
 
-from model.folds import (BALANCES, assign_folds, cached_problem_counts, extra_problem_overlap,
+from model.folds import (assign_folds, cached_problem_counts, extra_problem_overlap,
                          problem_weights, read_together)
 from model.network import options_in_use
 from model.checkpoints import MODEL_SPEC
-from model.configs import apply_config
-from model.train import (EXTRA_SPLITS, add_training_arguments, chosen_planes, network_options,
-                         without_idle_end_state_head)
+from model.train import EXTRA_SPLITS, chosen_planes, network_options, without_idle_end_state_head
+from model.train_options import CrossvalOptions
 from pipeline.errors import CommandError
 from pipeline.markdown import markdown_table
 from pipeline.paths import check_output_folder
@@ -60,89 +62,65 @@ EXTRA_READ = {"both": "every record", "train": "the train split"}
 SUMMARY_FILE = "crossval"   # .md and .json
 
 
-def register(commands) -> None:
-    parser = commands.add_parser(
-        "crossval", help="train and test on folds of whole problems; accuracy on unseen problems")
-    parser.add_argument("--data", required=True, help="folder of tsumego features (with features.json)")
-    parser.add_argument("--out", required=True, help="folder for the folds' models and the summary")
-    parser.add_argument("--folds", type=int, default=5, help="number of folds (default 5)")
-    parser.add_argument("--fold", type=int, action="append",
-                        help="run only this fold (0-based; may be repeated; default: every fold)")
-    parser.add_argument("--same-problems", metavar="FILE",
-                        help="groups of problems holding the same position (tsumego same-positions' "
-                             "JSON): each group stays in one fold")
-    parser.add_argument("--balance", choices=BALANCES, default="none",
-                        help="weight of a problem's records in training (model/folds.py)")
-    parser.add_argument("--symmetries", action="store_true",
-                        help="also score each record over the 8 symmetries (about 3 times the time)")
-    parser.add_argument("--rescore", action="store_true",
-                        help="score the networks an earlier run left in the folds' folders again "
-                             "(e.g. with --symmetries) instead of training")
-    add_training_arguments(parser)
-    parser.set_defaults(run=run, on_interrupt="the folds finished are kept; --fold K runs the others")
-
-
 def fold_path(out: str, fold: int) -> str:
     return os.path.join(out, f"fold-{fold}")
 
 
-def run(args) -> int:
+def crossval(settings: CrossvalOptions) -> int:
+    """Train and score the folds ``settings`` choose, writing the summary after each; 0."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     from model.dataset import extra_records
     from model.shards import UnreadableShard, check_shards
     from pipeline.formats.records import SPLITS, read_spec
 
-    apply_config(args, args.parser)
-    chosen = args.fold if args.fold else list(range(args.folds))
-    if any(not 0 <= fold < args.folds for fold in chosen):
-        args.parser.error(f"--fold must be in 0..{args.folds - 1}")
-    check_output_folder(args.out)
+    chosen = list(settings.fold) if settings.fold else list(range(settings.folds))
+    check_output_folder(settings.out)
     try:
-        spec = read_spec(args.data)
-        planes = chosen_planes(spec["planes"], args.without)
+        spec = read_spec(settings.data)
+        planes = chosen_planes(spec["planes"], settings.without)
     except (OSError, ValueError, KeyError) as exc:
-        raise CommandError(f"{args.data}: {exc}") from exc
+        raise CommandError(f"{settings.data}: {exc}") from exc
     try:
-        check_shards(args.data, SPLITS, spec)
+        check_shards(settings.data, SPLITS, spec)
     except UnreadableShard as exc:
         raise CommandError(str(exc)) from exc
-    os.makedirs(args.out, exist_ok=True)
+    os.makedirs(settings.out, exist_ok=True)
     written = {name: count for name, count in spec.get("counts", {}).items() if name.startswith("written")}
     try:
-        counts = cached_problem_counts(args.data, os.path.join(args.out, "problems.json"), written)
-        together = read_together(args.same_problems) if args.same_problems else []
-        fold_of = assign_folds(counts, args.folds, together)
+        counts = cached_problem_counts(settings.data, os.path.join(settings.out, "problems.json"), written)
+        together = read_together(settings.same_problems) if settings.same_problems else []
+        fold_of = assign_folds(counts, settings.folds, together)
     except (OSError, ValueError) as exc:
-        raise CommandError(f"{args.data}: {exc}") from exc
-    extra = tuple(args.extra_train)
-    extra_splits = EXTRA_SPLITS[args.extra_split]
+        raise CommandError(f"{settings.data}: {exc}") from exc
+    extra = tuple(settings.extra_train)
+    extra_splits = EXTRA_SPLITS[settings.extra_split]
     try:
-        extra_found = extra_records(args.data, extra, extra_splits)
+        extra_found = extra_records(settings.data, extra, extra_splits)
         for folder, _, _ in extra_found:
             check_shards(folder, extra_splits, read_spec(folder))
-        overlap = None if args.rescore else extra_problem_overlap(extra, counts, extra_splits)
+        overlap = None if settings.rescore else extra_problem_overlap(extra, counts, extra_splits)
     except (OSError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
     if overlap:
         raise CommandError(overlap, code=2)
     # Every fold trains on some of the same records: whether they hold end states is asked once.
-    options = network_options(args) if args.rescore else without_idle_end_state_head(
-        network_options(args), args.data, SPLITS, extra, extra_splits)
-    totals = [sum(n for p, n in counts.items() if fold_of[p] == k) for k in range(args.folds)]
-    print(f"{args.data}: {len(counts)} problems, {sum(counts.values())} records in {args.folds} folds "
+    options = network_options(settings) if settings.rescore else without_idle_end_state_head(
+        network_options(settings), settings.data, SPLITS, extra, extra_splits)
+    totals = [sum(n for p, n in counts.items() if fold_of[p] == k) for k in range(settings.folds)]
+    print(f"{settings.data}: {len(counts)} problems, {sum(counts.values())} records in {settings.folds} folds "
           f"of {', '.join(map(str, totals))} records"
-          + (f"; the {len(together)} groups of copies of {args.same_problems} each in one fold"
+          + (f"; the {len(together)} groups of copies of {settings.same_problems} each in one fold"
              if together else "")
           + "".join(f"; every fold also trains on the {count} records of {folder}"
-                    + (" (its train split)" if args.extra_split == "train" else "")
+                    + (" (its train split)" if settings.extra_split == "train" else "")
                     for folder, _, count in extra_found))
     for fold in chosen:
         try:
-            result = run_fold(args, options, spec, planes, counts, fold_of, fold)
+            result = run_fold(settings, options, spec, planes, counts, fold_of, fold)
         except (OSError, ValueError) as exc:
-            if not args.rescore:
+            if not settings.rescore:
                 raise
-            raise CommandError(f"{fold_path(args.out, fold)}: cannot rescore ({exc})") from exc
+            raise CommandError(f"{fold_path(settings.out, fold)}: cannot rescore ({exc})") from exc
         turned = (f" ({result['accuracy_symmetries']:.4f} over the 8 symmetries)"
                   if "accuracy_symmetries" in result else "")
         if result.get("end_state_points"):
@@ -150,12 +128,12 @@ def run(args) -> int:
         print(f"fold {fold}: {result['problems']} test problems, {result['records']} records: "
               f"accuracy {result['accuracy']:.4f}{turned}, best epoch "
               f"{result['training']['best_epoch']}")
-        summary = write_summary(args.out, args.folds)
+        summary = write_summary(settings.out, settings.folds)
         print(summary, end="")
     return 0
 
 
-def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of: dict, fold: int) -> dict:
+def run_fold(settings: CrossvalOptions, options, spec: dict, planes: list[str], counts: dict, fold_of: dict, fold: int) -> dict:
     """Train on the folds other than ``fold`` and ``fold + 1``, stop on ``fold + 1``, test on ``fold``
     (with ``--rescore``, test the network an earlier run left in the fold's folder)."""
     import keras
@@ -166,26 +144,26 @@ def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of
     from model.checkpoints import read_model_spec
     from pipeline.formats.records import SPLITS
 
-    validation_fold = (fold + 1) % args.folds
-    weights = problem_weights(counts, args.balance)
+    validation_fold = (fold + 1) % settings.folds
+    weights = problem_weights(counts, settings.balance)
 
     def problems_of(keep) -> dict[str, float]:
         return {problem: weights[problem] for problem in counts if keep(fold_of[problem])}
 
-    out = fold_path(args.out, fold)
+    out = fold_path(settings.out, fold)
     test_problems = problems_of(lambda k: k == fold)
-    if args.rescore:
+    if settings.rescore:
         with open(os.path.join(out, RESULT_FILE)) as f:
             earlier = json.load(f)
-        if earlier["folds"] != args.folds:
+        if earlier["folds"] != settings.folds:
             # Other folds would test this network on problems it trained on.
-            raise ValueError(f"its network was trained with {earlier['folds']} folds, not {args.folds}")
+            raise ValueError(f"its network was trained with {earlier['folds']} folds, not {settings.folds}")
         training = earlier["training"]
         model_spec = read_model_spec(out)
         model = keras.saving.load_model(os.path.join(out, MODEL_FILE), compile=False)
     else:
         model, model_spec, training = train_fold(
-            args, options, spec, planes, out, fold,
+            settings, options, spec, planes, out, fold,
             problems_of(lambda k: k not in (fold, validation_fold)),
             problems_of(lambda k: k == validation_fold),
             sum(counts[problem] for problem in counts if fold_of[problem] not in (fold, validation_fold)),
@@ -193,18 +171,18 @@ def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of
 
     # Keras rather than the numpy evaluator: the same answers, twice as fast for conv
     net = KerasNet(model, model_spec["planes"])
-    predictions = predict_split(args.data, SPLITS, {"float": net}, symmetries=args.symmetries,
+    predictions = predict_split(settings.data, SPLITS, {"float": net}, symmetries=settings.symmetries,
                                 problems=test_problems)
     errors = predictions.errors("float")
-    turned_errors = predictions.errors("float", symmetric=True) if args.symmetries else None
+    turned_errors = predictions.errors("float", symmetric=True) if settings.symmetries else None
     per_problem = {}
     for problem in sorted(test_problems):
         mine = predictions.problem == problem
         per_problem[problem] = {"records": int(mine.sum()), "errors": int(errors[mine].sum())}
-        if args.symmetries:
+        if settings.symmetries:
             per_problem[problem]["errors_symmetries"] = int(turned_errors[mine].sum())
     result = {
-        "fold": fold, "folds": args.folds, "validation_fold": validation_fold,
+        "fold": fold, "folds": settings.folds, "validation_fold": validation_fold,
         "balance": model_spec["balance"], "options": model_spec["options"], "seed": model_spec["seed"],
         "extra_train": model_spec.get("extra_train", []),
         "extra_split": model_spec.get("extra_split", "both"),
@@ -213,7 +191,7 @@ def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of
         "accuracy": float(1 - errors.mean()) if len(errors) else float("nan"),
         "per_problem": per_problem,
     }
-    if args.symmetries:
+    if settings.symmetries:
         result["accuracy_symmetries"] = float(1 - turned_errors.mean()) if len(errors) else float("nan")
     if net.end_state:
         # the head's per-point accuracy, over the points inside the board with an end state
@@ -227,7 +205,7 @@ def run_fold(args, options, spec: dict, planes: list[str], counts: dict, fold_of
     return result
 
 
-def train_fold(args, options, spec: dict, planes: list[str], out: str, fold: int,
+def train_fold(settings: CrossvalOptions, options, spec: dict, planes: list[str], out: str, fold: int,
                train_problems: dict, validation_problems: dict, train_records: int,
                validation_records: int):
     """``(model, model.json's content, training figures)`` of one fold's training run
@@ -240,34 +218,34 @@ def train_fold(args, options, spec: dict, planes: list[str], out: str, fold: int
     from model.fit import FitLimits, fit
     from pipeline.formats.records import SPLITS
 
-    extra_splits = EXTRA_SPLITS[args.extra_split]
-    keras.utils.set_random_seed(args.seed)
+    extra_splits = EXTRA_SPLITS[settings.extra_split]
+    keras.utils.set_random_seed(settings.seed)
     tf.config.experimental.enable_op_determinism()
-    train = make_dataset(args.data, SPLITS, args.batch_size, augment=True, shuffle=True,
-                         seed=args.seed, planes=planes, problems=train_problems,
-                         extra=tuple(args.extra_train), own_records=train_records,
+    train = make_dataset(settings.data, SPLITS, settings.batch_size, augment=True, shuffle=True,
+                         seed=settings.seed, planes=planes, problems=train_problems,
+                         extra=tuple(settings.extra_train), own_records=train_records,
                          end_state=options.end_state, extra_splits=extra_splits)
-    validation = make_dataset(args.data, SPLITS, args.batch_size, augment=False, shuffle=False,
+    validation = make_dataset(settings.data, SPLITS, settings.batch_size, augment=False, shuffle=False,
                               planes=planes, problems=validation_problems, end_state=options.end_state)
     # Told the batches an epoch holds, Keras ends the epoch there rather than running
     # into the end of the data (as in ``tsumego train``).
-    extra_found = extra_records(args.data, tuple(args.extra_train), extra_splits)
+    extra_found = extra_records(settings.data, tuple(settings.extra_train), extra_splits)
     train_records += sum(count for _, _, count in extra_found)
-    train, validation = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records // args.batch_size)))
+    train, validation = (dataset.apply(tf.data.experimental.assert_cardinality(-(-records // settings.batch_size)))
                          for dataset, records in ((train, train_records), (validation, validation_records)))
     model = compile_model(build_model(len(planes), options), options)
-    fitted = fit(model, train, validation, out, FitLimits.from_args(args))
+    fitted = fit(model, train, validation, out, FitLimits.of(settings))
     training = {"epochs_run": fitted["epochs_run"], "best_epoch": fitted["best_epoch"],
                 "schedule": fitted["schedule"],
                 "stopped_by": fitted["stopped_by"], "seconds": fitted["seconds"],
                 "validation_accuracy": fitted["validation_accuracy"],
                 "validation_loss": fitted["validation_loss"]}
     model_spec = {"planes": planes, "F": len(planes), "window": spec["window"],
-                  "options": options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
-                  "data": os.path.abspath(args.data), "split": f"fold {fold} of {args.folds}",
-                  "extra_train": [os.path.abspath(folder) for folder in args.extra_train],
-                  "extra_split": args.extra_split,
-                  "balance": args.balance, **fitted}
+                  "options": options.to_dict(), "seed": settings.seed, "batch_size": settings.batch_size,
+                  "data": os.path.abspath(settings.data), "split": f"fold {fold} of {settings.folds}",
+                  "extra_train": [os.path.abspath(folder) for folder in settings.extra_train],
+                  "extra_split": settings.extra_split,
+                  "balance": settings.balance, **fitted}
     with open(os.path.join(out, MODEL_SPEC), "w") as f:
         json.dump(model_spec, f, indent=2, sort_keys=True)
         f.write("\n")

@@ -43,7 +43,7 @@ KEEPS = ("best", "last")
 @dataclass(frozen=True)
 class FitLimits:
     """How long :func:`fit` may run and how it moves the learning rate: the options of
-    ``model.train.add_training_arguments`` that both ``tsumego train`` and each crossval
+    ``cli.training.add_training_arguments`` that both ``tsumego train`` and each crossval
     fold pass it."""
 
     epochs: int         # at most this many
@@ -54,10 +54,11 @@ class FitLimits:
     warm_up: int = 0    # batches of a fresh run's first epoch that climb to the scheduled rate
 
     @classmethod
-    def from_args(cls, args) -> FitLimits:
-        return cls(epochs=args.epochs, minutes=args.minutes, patience=args.patience,
-                   schedule=args.schedule, keep=getattr(args, "keep", "best"),
-                   warm_up=getattr(args, "warm_up", 0))
+    def of(cls, settings) -> FitLimits:
+        """The limits of a run's :class:`model.train_options.TrainingSettings` (train's or crossval's)."""
+        return cls(epochs=settings.epochs, minutes=settings.minutes, patience=settings.patience,
+                   schedule=settings.schedule, keep=getattr(settings, "keep", "best"),
+                   warm_up=getattr(settings, "warm_up", 0))
 
 
 def fit(model, train, validation, out: str, limits: FitLimits, progress: dict | None = None,

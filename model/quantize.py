@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -170,23 +171,18 @@ def packed_meta(model_spec: dict, end_state: bool = False) -> dict:
             **({"end_state": True} if end_state else {})}
 
 
-def register(commands) -> None:
-    parser = commands.add_parser(
-        "quantize", help="pack the trained network at b bits a weight; table of test error by b")
-    parser.add_argument("--model", required=True, help="model folder written by tsumego train")
-    parser.add_argument("--bits", type=int, default=DEFAULT_BITS, help="bits a weight (default 5)")
-    parser.add_argument("--scheme", choices=SCHEMES, default=DEFAULT_SCHEME,
-                        help=f"how each tensor's range is chosen (default {DEFAULT_SCHEME}; "
-                             "see model/quantize.py)")
-    parser.add_argument("--out", help="packed file to write (default MODEL/model-<b>bit.tsq)")
-    parser.add_argument("--data", help="records for the error table (default: the training data)")
-    parser.add_argument("--no-table", action="store_true", help="skip the table of error by bits")
-    parser.add_argument("--table-schemes", default=",".join(SCHEMES), metavar="SCHEME,...",
-                        help="schemes the table compares (default all; each costs 7 evaluations of "
-                             "the test split, minutes for a conv network)")
-    parser.add_argument("--no-bias-correction", action="store_true",
-                        help="keep the float biases (see model/bias_correction.py)")
-    parser.set_defaults(run=run)
+@dataclass(frozen=True)
+class QuantizeOptions:
+    """``tsumego quantize``'s options (:mod:`cli.quantize`)."""
+
+    model: str                          # the model folder of tsumego train
+    bits: int = DEFAULT_BITS            # 1..16
+    scheme: str = DEFAULT_SCHEME
+    out: str | None = None              # the packed file (None: MODEL/model-<b>bit.tsq)
+    data: str | None = None             # records for the table (None: the training data)
+    no_table: bool = False
+    table_schemes: tuple[str, ...] = SCHEMES
+    no_bias_correction: bool = False
 
 
 def training_windows(data_dir: str, planes: list[str], count: int) -> np.ndarray:
@@ -204,7 +200,9 @@ def training_windows(data_dir: str, planes: list[str], count: int) -> np.ndarray
     return np.concatenate(windows)[:count]
 
 
-def run(args) -> int:
+def quantize_model(settings: QuantizeOptions) -> int:
+    """Pack the network of ``settings.model`` (float and b bits) and, unless ``no_table``, write
+    its table of test error by bits; 0."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     import keras
 
@@ -213,23 +211,18 @@ def run(args) -> int:
     from model.checkpoints import read_model_spec
     from pipeline.formats.records import read_spec
 
-    table_schemes = [scheme for scheme in args.table_schemes.split(",") if scheme]
-    unknown = sorted(set(table_schemes) - set(SCHEMES))
-    if unknown or not table_schemes:
-        args.parser.error(f"--table-schemes takes some of {', '.join(SCHEMES)}, not {args.table_schemes!r}")
-    if not 1 <= args.bits <= 16:
-        args.parser.error(f"--bits must be 1..16 (the float file is always written), not {args.bits}")
-    if args.out:
-        check_output_file(args.out, "--out", overwrite=True)   # a rerun packs the same file again
+    table_schemes = list(settings.table_schemes)
+    if settings.out:
+        check_output_file(settings.out, "--out", overwrite=True)   # a rerun packs the same file again
     try:
-        spec = read_model_spec(args.model)
-        model = keras.saving.load_model(os.path.join(args.model, MODEL_FILE), compile=False)
+        spec = read_model_spec(settings.model)
+        model = keras.saving.load_model(os.path.join(settings.model, MODEL_FILE), compile=False)
     except (OSError, ValueError) as exc:
-        raise CommandError(f"{args.model}: cannot load the trained model ({exc})") from exc
+        raise CommandError(f"{settings.model}: cannot load the trained model ({exc})") from exc
     tensors = model_tensors(model)
     meta = packed_meta(spec, has_end_state_head(model))
-    data = args.data or spec["data"]
-    splits = tuple(split for split, used in (("train", not args.no_bias_correction), ("test", not args.no_table))
+    data = settings.data or spec["data"]
+    splits = tuple(split for split, used in (("train", not settings.no_bias_correction), ("test", not settings.no_table))
                    if used)
     if splits:
         try:
@@ -239,21 +232,21 @@ def run(args) -> int:
         except (OSError, ValueError) as exc:
             raise CommandError(f"{data}: cannot read the records ({exc})") from exc
     bias_windows = None
-    if not args.no_bias_correction:
+    if not settings.no_bias_correction:
         try:
             bias_windows = training_windows(data, spec["planes"], SAMPLE_WINDOWS)
         except (OSError, ValueError) as exc:
             raise CommandError(f"{data}: cannot read training windows for the bias correction ({exc}); "
                                "--no-bias-correction packs without them") from exc
-    for bits, path in ((FLOAT_BITS, packed_path(args.model, FLOAT_BITS)),
-                       (args.bits, args.out or packed_path(args.model, args.bits))):
-        blob = pack(tensors, bits, meta, args.scheme, bias_windows)
+    for bits, path in ((FLOAT_BITS, packed_path(settings.model, FLOAT_BITS)),
+                       (settings.bits, settings.out or packed_path(settings.model, settings.bits))):
+        blob = pack(tensors, bits, meta, settings.scheme, bias_windows)
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path, "wb") as f:
             f.write(blob)
         print(f"wrote {path}: {len(blob)} bytes "
-              f"({'float32' if bits == FLOAT_BITS else f'{bits} bits, {args.scheme} ranges'})")
-    if args.no_table:
+              f"({'float32' if bits == FLOAT_BITS else f'{bits} bits, {settings.scheme} ranges'})")
+    if settings.no_table:
         return 0
     try:
         table = bits_table(tensors, meta, data, bias_windows, table_schemes)
@@ -261,7 +254,7 @@ def run(args) -> int:
         raise CommandError(f"{data}: cannot evaluate the test split ({exc})") from exc
     if table[0]["count"] == 0:
         raise CommandError(f"{data}: the test split is empty, so there is no error table")
-    with open(os.path.join(args.model, BITS_TABLE), "w") as f:
+    with open(os.path.join(settings.model, BITS_TABLE), "w") as f:
         json.dump({"data": data, "split": "test", "rows": table}, f, indent=2)
         f.write("\n")
     print(f"test error by bits ({table[0]['count']} records of {data}):")

@@ -66,6 +66,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -85,70 +86,60 @@ REPORT_SPLITS = ("test", "all")
 SUMMARY_JSON = "summary.json"
 
 
-def register(commands) -> None:
-    parser = commands.add_parser("report", help="accuracy by size, bits table and training curves")
-    parser.add_argument("--model", required=True,
-                        help="model folder (trained and quantized, or a packed network with its "
-                             "model.json alone, as model/networks/conv-books)")
-    parser.add_argument("--data", help="records to evaluate (default: the training data)")
-    parser.add_argument("--split", choices=REPORT_SPLITS, default="test",
-                        help="test: the test split of --data; all: both of its splits (records the "
-                             "network never trained on)")
-    parser.add_argument("--out", default="reports", help="folder to write (default reports/)")
-    parser.add_argument("--bits", type=int, default=DEFAULT_BITS,
-                        help="the packed file to compare with float (default 5)")
-    parser.add_argument("--no-symmetries", action="store_true",
-                        help="skip the accuracy over the 8 symmetries (it costs 8 evaluations "
-                        "more, long for a conv network)")
-    parser.add_argument("--exclude-problems", metavar="FILE",
-                        help="leave out the records of the source problems FILE lists (one id a "
-                             "line, as the records' GN; # starts a comment)")
-    parser.add_argument("--trees", metavar="DIR",
-                        help="solve-all's trees/ folder, whose roots tell which records are the problems' "
-                             "root positions (default: solve-all/trees beside the records' folder, "
-                             "when there is one)")
-    parser.set_defaults(run=run)
+@dataclass(frozen=True)
+class ReportOptions:
+    """``tsumego report``'s options (:mod:`cli.report`)."""
+
+    model: str                          # the model folder (or a packed network's with its model.json)
+    out: str = "reports"
+    data: str | None = None             # the records (None: the training data)
+    split: str = "test"                 # one of REPORT_SPLITS
+    bits: int = DEFAULT_BITS            # the packed file compared with float
+    no_symmetries: bool = False
+    exclude_problems: str | None = None  # a problem list whose records are left out
+    trees: str | None = None            # solve-all's trees/ (None: beside the records, if there)
 
 
-def run(args) -> int:
+def write_report(settings: ReportOptions) -> int:
+    """Evaluate the networks of ``settings.model`` and write the report into ``settings.out``; 0."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     from model.numpy_net import NumpyNet
     from model.predictions import predict_split
     from model.shards import UnreadableShard, check_shards
     from pipeline.formats.records import read_spec
 
-    check_output_folder(args.out)
-    if args.trees and not os.path.isdir(args.trees):
-        raise CommandError(f"--trees {args.trees}: not a folder", code=2)
-    excluded_ids = read_problem_list(args.exclude_problems) if args.exclude_problems else None
+    check_output_folder(settings.out)
+    if settings.trees and not os.path.isdir(settings.trees):
+        raise CommandError(f"--trees {settings.trees}: not a folder", code=2)
+    excluded_ids = read_problem_list(settings.exclude_problems) if settings.exclude_problems else None
     try:
-        spec = read_model_spec(args.model)
+        spec = read_model_spec(settings.model)
         # A folder holding the packed network alone (the shipped one) has no training history,
         # no bits table and maybe no float file: what is there is reported on.
         history = None
-        if os.path.exists(os.path.join(args.model, HISTORY_FILE)):
-            with open(os.path.join(args.model, HISTORY_FILE)) as f:
+        if os.path.exists(os.path.join(settings.model, HISTORY_FILE)):
+            with open(os.path.join(settings.model, HISTORY_FILE)) as f:
                 history = json.load(f)
         bits_rows = None   # none when quantize ran with --no-table
-        if os.path.exists(os.path.join(args.model, BITS_TABLE)):
-            with open(os.path.join(args.model, BITS_TABLE)) as f:
+        if os.path.exists(os.path.join(settings.model, BITS_TABLE)):
+            with open(os.path.join(settings.model, BITS_TABLE)) as f:
                 bits_rows = json.load(f)["rows"]
-        float_path, packed = packed_path(args.model, FLOAT_BITS), packed_path(args.model, args.bits)
+        float_path, packed = packed_path(settings.model, FLOAT_BITS), packed_path(settings.model, settings.bits)
         paths = {"float": float_path, "packed": packed}
         if not os.path.exists(float_path):
             del paths["float"]   # the b-bit network is scored alone
         nets = {name: NumpyNet.load(path) for name, path in paths.items()}
     except (OSError, ValueError, KeyError) as exc:
-        raise CommandError(f"{args.model}: {exc} (run tsumego train and tsumego quantize first)") from exc
-    data = args.data or spec["data"]
-    if args.split == "all" and os.path.abspath(data) in [spec["data"], *spec.get("extra_train", [])]:
+        raise CommandError(f"{settings.model}: {exc} (run tsumego train and tsumego quantize first)") from exc
+    data = settings.data or spec["data"]
+    if settings.split == "all" and os.path.abspath(data) in [spec["data"], *spec.get("extra_train", [])]:
         raise CommandError(f"{data}: the network was trained on its records; --split all scores only "
                            "folders it never saw", code=2)
-    what = "the test split" if args.split == "test" else "the records"
-    splits = ("test",) if args.split == "test" else SPLITS
+    what = "the test split" if settings.split == "test" else "the records"
+    splits = ("test",) if settings.split == "test" else SPLITS
     try:
         check_shards(data, splits, read_spec(data))
-        predictions = predict_split(data, splits, nets, symmetries=not args.no_symmetries)
+        predictions = predict_split(data, splits, nets, symmetries=not settings.no_symmetries)
     except UnreadableShard as exc:
         raise CommandError(str(exc)) from exc
     except (OSError, ValueError) as exc:
@@ -156,40 +147,40 @@ def run(args) -> int:
     exclusion = None
     if excluded_ids is not None:
         left_out = np.isin(predictions.problem, excluded_ids)
-        exclusion = {"file": args.exclude_problems, "listed": len(set(excluded_ids)),
+        exclusion = {"file": settings.exclude_problems, "listed": len(set(excluded_ids)),
                      "problems": len(np.unique(predictions.problem[left_out])), "records": int(left_out.sum())}
         predictions = predictions.subset(~left_out)
     if predictions.safe.size == 0:
-        raise CommandError(f"{data}: {what} {'is' if args.split == 'test' else 'are'} empty"
+        raise CommandError(f"{data}: {what} {'is' if settings.split == 'test' else 'are'} empty"
                            + (" once the listed problems are left out" if exclusion else ""))
-    trees = args.trees or default_trees(data)
+    trees = settings.trees or default_trees(data)
     roots = root_names(trees) if trees else None
-    os.makedirs(args.out, exist_ok=True)
-    by_size = size_rows(predictions, args.bits)
-    figures = summary_figures(predictions, args.bits, roots)
+    os.makedirs(settings.out, exist_ok=True)
+    by_size = size_rows(predictions, settings.bits)
+    figures = summary_figures(predictions, settings.bits, roots)
     sizes = {name: os.path.getsize(path) for name, path in paths.items()}
-    write_table(args.out, "accuracy_by_size", by_size, title="Test error by size (AS)", notes=SIZE_NOTES)
-    write_table(args.out, "accuracy_by_problem", problem_rows(predictions, args.bits),
+    write_table(settings.out, "accuracy_by_size", by_size, title="Test error by size (AS)", notes=SIZE_NOTES)
+    write_table(settings.out, "accuracy_by_problem", problem_rows(predictions, settings.bits),
                 title="Accuracy by source problem")
     if bits_rows is not None:
-        write_table(args.out, "bits", bits_rows_pivot(bits_rows),
+        write_table(settings.out, "bits", bits_rows_pivot(bits_rows),
                     title="Test error by bits a weight")
-        plot_bits(bits_rows, os.path.join(args.out, "bits.png"))
-    plot_by_size(by_size, args.bits, os.path.join(args.out, "accuracy_by_size.png"))
+        plot_bits(bits_rows, os.path.join(settings.out, "bits.png"))
+    plot_by_size(by_size, settings.bits, os.path.join(settings.out, "accuracy_by_size.png"))
     plot_reliability({network["label"]: network["calibration"] for network in figures["networks"].values()},
-                     os.path.join(args.out, "reliability.png"))
+                     os.path.join(settings.out, "reliability.png"))
     if history is not None:
-        plot_training(history, os.path.join(args.out, "training.png"), watched_label(spec))
-    summary = summary_text(spec, data, figures, sizes, packed, args.split,
+        plot_training(history, os.path.join(settings.out, "training.png"), watched_label(spec))
+    summary = summary_text(spec, data, figures, sizes, packed, settings.split,
                            nets["packed"].header.get("scheme", ""), exclusion, trees, by_size)
-    with open(os.path.join(args.out, "summary.md"), "w") as f:
+    with open(os.path.join(settings.out, "summary.md"), "w") as f:
         f.write(summary)
-    with open(os.path.join(args.out, SUMMARY_JSON), "w") as f:
-        json.dump({"data": data, "split": args.split, "trees": trees, "excluded": exclusion, **figures},
+    with open(os.path.join(settings.out, SUMMARY_JSON), "w") as f:
+        json.dump({"data": data, "split": settings.split, "trees": trees, "excluded": exclusion, **figures},
                   f, indent=1)
         f.write("\n")
     print(summary, end="")
-    print(f"wrote {args.out}/: summary.md, {SUMMARY_JSON}, accuracy_by_size.md/.csv/.png, reliability.png, "
+    print(f"wrote {settings.out}/: summary.md, {SUMMARY_JSON}, accuracy_by_size.md/.csv/.png, reliability.png, "
           "accuracy_by_problem.md/.csv, "
           + ("bits.md/.csv/.png, " if bits_rows is not None else
              f"no bits table (no {BITS_TABLE}: quantize ran with --no-table), " if "float" in nets else

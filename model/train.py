@@ -57,8 +57,8 @@ any work (:mod:`model.shards`); a run that fails, or is interrupted before
 its first epoch ends, removes what it wrote there; one interrupted later
 keeps ``checkpoints/`` and ``logs/`` to go on with (:func:`model.fit.fit`).
 
-This module holds the command: its options and how a run is set up from
-them.  The fit loop and its callbacks are :mod:`model.fit`'s; the files of
+This module holds how a run is set up from its options (:class:`model.train_options.TrainOptions`,
+which :mod:`cli.train` builds from the command line).  The fit loop and its callbacks are :mod:`model.fit`'s; the files of
 an unfinished run and how a run goes on with them, :mod:`model.checkpoints`'.
 """
 from __future__ import annotations
@@ -72,11 +72,11 @@ import uuid
 from model.checkpoints import (BEST_WEIGHTS, CHECKPOINTS, LAST_WEIGHTS, MODEL_SPEC, PROGRESS_FILE,
                                continue_settings, interrupted_advice, read_model_spec, resumable,
                                same_folder, terminate_as_interrupt, unfinished_run, write_json)
-from model.configs import CONFIGS, apply_config
-from model.fit import KEEPS, MODEL_FILE, SCHEDULES, FitLimits, fit
+from model.fit import MODEL_FILE, FitLimits, fit
 from model.network import (ARCHITECTURES, DEFAULT_END_STATE_WEIGHT, SHAPE_OPTIONS, NetworkOptions,
                            layer_names)
 from model.packed import FLOAT_BITS, packed_path, read_packed
+from model.train_options import TrainingSettings, TrainOptions
 from model.validation import DEFAULT_FRACTION, validation_problems
 from pipeline.errors import CommandError
 from pipeline.paths import check_output_folder
@@ -89,88 +89,14 @@ EXTRA_SPLITS = {"both": ("train", "test"), "train": ("train",)}
 
 
 
-def register(commands) -> None:
-    parser = commands.add_parser("train", help="train the safety network on TFRecords")
-    parser.add_argument("--data", required=True, help="folder of tsumego features (with features.json)")
-    parser.add_argument("--out", required=True, help="model folder to write")
-    parser.add_argument("--resume", metavar="MODEL_DIR",
-                        help="start from the weights of a model folder of tsumego train (its planes "
-                             "and shape are kept; the optimizer starts afresh); of an unfinished "
-                             "run's folder (interrupted), go on with that run where it stopped")
-    parser.add_argument("--mixed-precision", action="store_true",
-                        help="compute in float16, keep the weights in float32 (for a GPU; slower on a CPU)")
-    parser.add_argument("--validation-fraction", type=float, default=None,
-                        help="share of the train split's records held back, in whole problems, whose "
-                             f"loss picks the epoch kept (default {DEFAULT_FRACTION}; none with --keep "
-                             "last); the test split is scored once, at the end.  0 watches the test "
-                             "split itself (its figure then took part in the choice)")
-    parser.add_argument("--keep", choices=KEEPS, default="best",
-                        help="the epoch whose weights are kept: best, of least loss on the watched "
-                             "records; last, the end of a fixed --schedule cosine run to --epochs, with "
-                             "every train problem trained on and nothing chosen on held-out records "
-                             "(the test split's figures each epoch are for the curves only)")
-    add_training_arguments(parser)
-    # (run replaces it once training starts, with what was kept and how to go on)
-    parser.set_defaults(run=run, on_interrupt="nothing was written into --out; rerun to train")
-
-
-def add_training_arguments(parser) -> None:
-    """Options shared with ``tsumego crossval``: the network's shape and the fit's limits."""
-    defaults = NetworkOptions()
-    parser.add_argument("--config", choices=sorted(CONFIGS),
-                        help="a named configuration (model/configs.py) whose settings are the "
-                             "defaults of the options below; an option given still wins")
-    parser.add_argument("--epochs", type=int, default=200, help="at most this many epochs")
-    parser.add_argument("--minutes", type=float, default=0,
-                        help="wall-clock budget; training stops after the batch that spends it (0: none)")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--warm-up", type=int, default=0, metavar="BATCHES",
-                        help="a fresh run's learning rate climbs to the scheduled one over its first "
-                             "BATCHES batches (at most its first epoch; default 0: none)")
-    parser.add_argument("--batch-size", type=int, default=256)
-    parser.add_argument("--patience", type=int, default=8,
-                        help="epochs without a better validation loss before stopping")
-    parser.add_argument("--schedule", choices=SCHEDULES, default="plateau",
-                        help="learning rate: plateau halves it when the validation loss stalls; "
-                             "cosine lowers it epoch by epoch to near zero at --epochs")
-    parser.add_argument("--architecture", choices=ARCHITECTURES, default=defaults.architecture,
-                        help="dense: the original dcnn-eval network's; conv: 3×3 convolutions "
-                             "(model/network.py)")
-    parser.add_argument("--width", type=int, default=defaults.width,
-                        help=f"units of a dense hidden layer (default {defaults.width})")
-    parser.add_argument("--channels", type=int, default=defaults.channels,
-                        help=f"planes of a conv hidden layer (default {defaults.channels})")
-    parser.add_argument("--blocks", type=int,
-                        help=f"residual blocks (default {defaults.blocks} dense, {CONV_BLOCKS} conv)")
-    parser.add_argument("--l2", type=float, default=defaults.l2)
-    parser.add_argument("--learning-rate", type=float, default=defaults.learning_rate)
-    parser.add_argument("--move-weight", type=float, default=defaults.move_weight,
-                        help="weight of the move head's loss (0 trains the value alone)")
-    parser.add_argument("--dropout", type=float, default=defaults.dropout,
-                        help="dropout rate after every hidden layer, in training (0: none)")
-    parser.add_argument("--end-state-weight", type=float, default=DEFAULT_END_STATE_WEIGHT,
-                        help="weight of the end-state head's loss (who holds each point at the end of "
-                             f"the principal variation; default {DEFAULT_END_STATE_WEIGHT}); 0 builds "
-                             "the network without that head, as do records without end states")
-    parser.add_argument("--without", default="", metavar="PLANE,...",
-                        help="planes to leave out: plane names or plane-group names (e.g. tactics)")
-    parser.add_argument("--extra-train", action="extend", nargs="+", default=[], metavar="DIR",
-                        help="also train on every record of these feature folders (same planes; "
-                             "say generated problems'); repeatable (a folder named k times is drawn "
-                             "k times an epoch); never evaluated on")
-    parser.add_argument("--extra-split", choices=EXTRA_SPLITS, default="both",
-                        help="which records of the --extra-train folders: both splits (default), or "
-                             "their train split only, keeping their test problems unseen")
-
-
-def network_options(args) -> NetworkOptions:
-    blocks = args.blocks
+def network_options(settings: TrainingSettings) -> NetworkOptions:
+    blocks = settings.blocks
     if blocks is None:
-        blocks = CONV_BLOCKS if args.architecture == "conv" else NetworkOptions().blocks
-    return NetworkOptions(architecture=args.architecture, width=args.width, channels=args.channels,
-                          blocks=blocks, l2=args.l2,
-                          learning_rate=args.learning_rate, move_weight=args.move_weight,
-                          dropout=args.dropout, end_state_weight=args.end_state_weight)
+        blocks = CONV_BLOCKS if settings.architecture == "conv" else NetworkOptions().blocks
+    return NetworkOptions(architecture=settings.architecture, width=settings.width, channels=settings.channels,
+                          blocks=blocks, l2=settings.l2,
+                          learning_rate=settings.learning_rate, move_weight=settings.move_weight,
+                          dropout=settings.dropout, end_state_weight=settings.end_state_weight)
 
 
 def without_idle_end_state_head(options: NetworkOptions, data_dir: str, splits: str | tuple[str, ...],
@@ -220,77 +146,80 @@ class Start:
     lending its weights or the unfinished one going on."""
 
     options: NetworkOptions
+    settings: TrainOptions          # the run's: an unfinished run's own, when going on with it
     resumed: dict | None = None     # the model.json of a finished run to start from
     packed: str | None = None       # the packed file it lends its weights from, when it has no Keras model
     continued: dict | None = None   # the progress.json of an unfinished run to go on with
 
 
-def starting_point(args, planes: list[str], options: NetworkOptions) -> Start:
+def starting_point(settings: TrainOptions, planes: list[str], options: NetworkOptions) -> Start:
     """``--resume``: the finished run to start from, or the unfinished one to go on with (whose
-    settings ``args`` then takes), checked against the planes the data gives."""
+    settings the start then holds), checked against the planes the data gives."""
     resumed = packed = continued = None
-    if args.resume:
+    if settings.resume:
         try:
-            continued = unfinished_run(args.resume)
+            continued = unfinished_run(settings.resume)
         except (OSError, ValueError) as exc:
-            raise CommandError(f"--resume {args.resume}: cannot read "
+            raise CommandError(f"--resume {settings.resume}: cannot read "
                                f"{os.path.join(CHECKPOINTS, PROGRESS_FILE)} ({exc})") from exc
-        finished = all(os.path.exists(os.path.join(args.resume, name))
+        finished = all(os.path.exists(os.path.join(settings.resume, name))
                        for name in (MODEL_SPEC, MODEL_FILE))
-        if continued is not None and not resumable(args.resume, continued):
+        if continued is not None and not resumable(settings.resume, continued):
             if continued["epochs_done"] < 1 and not finished:
-                raise CommandError(f"--resume {args.resume}: its run was stopped before its first epoch "
+                raise CommandError(f"--resume {settings.resume}: its run was stopped before its first epoch "
                                    "ended, so there is nothing to go on from; train without --resume", code=2)
             if continued["epochs_done"] >= 1:
-                raise CommandError(f"--resume {args.resume}: its run stopped after "
+                raise CommandError(f"--resume {settings.resume}: its run stopped after "
                                    f"{continued['epochs_done']} epochs, but {CHECKPOINTS}/{LAST_WEIGHTS} "
                                    f"or {BEST_WEIGHTS} is missing", code=2)
             continued = None   # killed in the first epoch of a sitting resumed from the finished run there
         if continued is None:
             try:
-                resumed = read_model_spec(args.resume)
+                resumed = read_model_spec(settings.resume)
             except (OSError, ValueError) as exc:
-                raise CommandError(f"--resume {args.resume}: cannot read {MODEL_SPEC} ({exc})") from exc
-            packed = start_packed_file(args.resume)
-            if packed is None and not os.path.exists(os.path.join(args.resume, MODEL_FILE)):
-                raise CommandError(f"--resume {args.resume}: neither {MODEL_FILE} nor a packed "
+                raise CommandError(f"--resume {settings.resume}: cannot read {MODEL_SPEC} ({exc})") from exc
+            packed = start_packed_file(settings.resume)
+            if packed is None and not os.path.exists(os.path.join(settings.resume, MODEL_FILE)):
+                raise CommandError(f"--resume {settings.resume}: neither {MODEL_FILE} nor a packed "
                                    "network file (model-*bit.tsq, model-float.tsq) to start from", code=2)
         earlier = continued if continued is not None else resumed
         if earlier["planes"] != planes:
-            raise CommandError(f"--resume {args.resume}: its network reads other planes than "
-                               f"{args.data} gives with --without {args.without!r}", code=2)
+            raise CommandError(f"--resume {settings.resume}: its network reads other planes than "
+                               f"{settings.data} gives with --without {settings.without!r}", code=2)
         if continued is not None:
             options = NetworkOptions(**continued["options"])
-            continue_settings(args, continued)
+            settings = continue_settings(settings, continued)
         else:
             # runs from before the conv architecture were dense and have no such option
             shape = {key: resumed["options"].get(key, getattr(NetworkOptions(), key))
                      for key in SHAPE_OPTIONS}
             options = NetworkOptions(**{**options.to_dict(), **shape})
-    return Start(options, resumed, packed, continued)
+    return Start(options, settings, resumed, packed, continued)
 
 
-def check_run_settings(args, continued: dict | None) -> None:
-    """The validation fraction's default and the combinations ``--keep last`` refuses; an
-    unfinished run in ``--out`` that this one would overwrite."""
-    if args.validation_fraction is None:
-        args.validation_fraction = 0.0 if args.keep == "last" else DEFAULT_FRACTION
-    if args.keep == "last" and args.validation_fraction > 0:
+def check_run_settings(settings: TrainOptions, continued: dict | None) -> TrainOptions:
+    """``settings`` with the validation fraction's default; the combinations ``--keep last``
+    refuses; an unfinished run in ``--out`` that this one would overwrite."""
+    if settings.validation_fraction is None:
+        settings = dataclasses.replace(settings, validation_fraction=0.0 if settings.keep == "last"
+                                       else DEFAULT_FRACTION)
+    if settings.keep == "last" and settings.validation_fraction > 0:
         raise CommandError("--keep last trains on every train problem and chooses no epoch: "
                            "give no --validation-fraction", code=2)
-    if args.keep == "last" and args.schedule != "cosine":
+    if settings.keep == "last" and settings.schedule != "cosine":
         raise CommandError("--keep last takes --schedule cosine: the plateau schedule would steer "
                            "by the test split's loss", code=2)
-    if continued is None or not same_folder(args.out, args.resume):
+    if continued is None or not same_folder(settings.out, settings.resume):
         # A run started over an unfinished one would overwrite its checkpoints at the first epoch.
         try:
-            there = unfinished_run(args.out)
+            there = unfinished_run(settings.out)
         except (OSError, ValueError):
             there = None
-        if resumable(args.out, there):
-            raise CommandError(f"--out {args.out} holds an unfinished run ({there['epochs_done']} epochs "
-                               f"done): go on with it with --resume {args.out}, or remove "
-                               f"{os.path.join(args.out, CHECKPOINTS)} to train afresh", code=2)
+        if resumable(settings.out, there):
+            raise CommandError(f"--out {settings.out} holds an unfinished run ({there['epochs_done']} epochs "
+                               f"done): go on with it with --resume {settings.out}, or remove "
+                               f"{os.path.join(settings.out, CHECKPOINTS)} to train afresh", code=2)
+    return settings
 
 
 @dataclasses.dataclass
@@ -308,7 +237,7 @@ class TrainingData:
     options: NetworkOptions          # the network's, without the end-state head when no record has one
 
 
-def training_data(args, spec: dict, planes: list[str], options: NetworkOptions,
+def training_data(settings: TrainOptions, spec: dict, planes: list[str], options: NetworkOptions,
                   continued: dict | None) -> TrainingData:
     """Every shard checked, the problems held back chosen (or the unfinished run's), and the
     datasets made with their sizes told to TensorFlow; a folder lending records of the test
@@ -320,8 +249,8 @@ def training_data(args, spec: dict, planes: list[str], options: NetworkOptions,
     from model.shards import check_shards
     from pipeline.formats.records import SPLITS, count_problems, read_spec
 
-    extra = tuple(args.extra_train)
-    extra_splits = EXTRA_SPLITS[args.extra_split]
+    extra = tuple(settings.extra_train)
+    extra_splits = EXTRA_SPLITS[settings.extra_split]
     distinct_extra = tuple(dict.fromkeys(extra))
     held_back: list[str] = []    # the train split's problems whose loss picks the epoch
     kept_counts: dict[str, int] | None = None   # records of the problems trained on, when some are held back
@@ -330,39 +259,39 @@ def training_data(args, spec: dict, planes: list[str], options: NetworkOptions,
         """The training records, the watched ones (the held-back problems', else the test
         split) and the test split."""
         common = {"planes": planes, "end_state": end_state}
-        test = make_dataset(args.data, "test", args.batch_size, augment=False, shuffle=False, **common)
+        test = make_dataset(settings.data, "test", settings.batch_size, augment=False, shuffle=False, **common)
         if not held_back:
-            train = make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
-                                 seed=args.seed, extra=extra, extra_splits=extra_splits, **common)
+            train = make_dataset(settings.data, "train", settings.batch_size, augment=True, shuffle=True,
+                                 seed=settings.seed, extra=extra, extra_splits=extra_splits, **common)
             return train, test, test
-        train = make_dataset(args.data, "train", args.batch_size, augment=True, shuffle=True,
-                             seed=args.seed, extra=extra, extra_splits=extra_splits,
+        train = make_dataset(settings.data, "train", settings.batch_size, augment=True, shuffle=True,
+                             seed=settings.seed, extra=extra, extra_splits=extra_splits,
                              problems=dict.fromkeys(kept_counts, 1.0),
                              own_records=sum(kept_counts.values()), **common)
-        watched = make_dataset(args.data, "train", args.batch_size, augment=False, shuffle=False,
+        watched = make_dataset(settings.data, "train", settings.batch_size, augment=False, shuffle=False,
                                problems=dict.fromkeys(held_back, 1.0), **common)
         return train, watched, test
 
     try:
         # Every shard read once, so a damaged one is named here rather than met mid-epoch
         # (a folder named several times, once).
-        check_shards(args.data, SPLITS, spec)
+        check_shards(settings.data, SPLITS, spec)
         for folder in distinct_extra:
             check_shards(folder, extra_splits, read_spec(folder))
         if continued is not None:
             # the problems the run watched from its start (continue_settings took its fraction)
             held_back = list(continued.get("validation", {}).get("problems", []))
-        if args.validation_fraction > 0:
-            train_counts = count_problems(args.data, ("train",))
+        if settings.validation_fraction > 0:
+            train_counts = count_problems(settings.data, ("train",))
             if continued is None:
-                held_back = validation_problems(train_counts, args.validation_fraction)
+                held_back = validation_problems(train_counts, settings.validation_fraction)
             missing = sorted(set(held_back) - set(train_counts))
             if missing:
                 raise ValueError(f"the run's validation problems {', '.join(missing[:3])} are not in "
-                                 f"{args.data}'s train split")
+                                 f"{settings.data}'s train split")
             kept_counts = {problem: count for problem, count in train_counts.items()
                            if problem not in held_back}
-        extra_found = extra_records(args.data, extra, extra_splits)
+        extra_found = extra_records(settings.data, extra, extra_splits)
         own = split_records(spec, "train") if kept_counts is None else sum(kept_counts.values())
         # A TFRecord file's length is unknown until read: told the batches an epoch holds,
         # Keras ends the epoch there instead of running into the end of the data (and
@@ -371,47 +300,47 @@ def training_data(args, spec: dict, planes: list[str], options: NetworkOptions,
                    "test": split_records(spec, "test"),
                    "validation": (split_records(spec, "test") if kept_counts is None
                                   else sum(train_counts[problem] for problem in held_back))}
-        checked = without_idle_end_state_head(options, args.data, "train", distinct_extra, extra_splits)
+        checked = without_idle_end_state_head(options, settings.data, "train", distinct_extra, extra_splits)
         if checked != options:
             if continued is not None:
-                raise CommandError(f"--resume {args.resume}: the run's network has the end-state head, "
-                                   f"and no training record of {args.data} has an end state", code=2)
+                raise CommandError(f"--resume {settings.resume}: the run's network has the end-state head, "
+                                   f"and no training record of {settings.data} has an end state", code=2)
             options = checked
         train, watched, test = datasets(options.end_state)
     except (FileNotFoundError, ValueError) as exc:
         raise CommandError(str(exc)) from exc
     train, watched, test = (
-        dataset.apply(tf.data.experimental.assert_cardinality(-(-records[split] // args.batch_size)))
+        dataset.apply(tf.data.experimental.assert_cardinality(-(-records[split] // settings.batch_size)))
         for dataset, split in ((train, "train"), (watched, "validation"), (test, "test")))
     if extra and spec.get("split", "problem") == "problem":
         # (the held-back problems too: records of theirs trained on would steer the epoch's choice)
-        overlap = extra_problem_overlap(distinct_extra, {*count_problems(args.data, ("test",)), *held_back},
+        overlap = extra_problem_overlap(distinct_extra, {*count_problems(settings.data, ("test",)), *held_back},
                                         extra_splits)
         if overlap:
             raise CommandError(overlap, code=2)
     if not any(True for _ in test.take(1)):
-        raise CommandError(f"{args.data}: the test split is empty, and training is scored on it "
+        raise CommandError(f"{settings.data}: the test split is empty, and training is scored on it "
                            "(write the features with a larger --test-fraction)")
     return TrainingData(train, watched, test, records, held_back, kept_counts, extra_found, own, options)
 
 
-def describe_data(args, spec: dict, planes: list[str], data: TrainingData) -> None:
+def describe_data(settings: TrainOptions, spec: dict, planes: list[str], data: TrainingData) -> None:
     """Print the records a run trains on and what chooses its epoch."""
     held_back, kept_counts, records, extra_found = data.held_back, data.kept_counts, data.records, data.extra_found
     counts = spec.get("counts", {})
     left_out = [name for name in spec["planes"] if name not in planes]
-    print(f"{args.data}: F = {len(planes)} planes"
+    print(f"{settings.data}: F = {len(planes)} planes"
           + (f" (left out: {', '.join(left_out)})" if left_out else "")
           + f", {counts.get('written_train', '?')} train and {counts.get('written_test', '?')} "
           f"test records ({spec.get('split', 'problem')} split)"
           + "".join(f"; {count} more training records from {folder}"
-                    + (" (its train split)" if args.extra_split == "train" else "")
+                    + (" (its train split)" if settings.extra_split == "train" else "")
                     for folder, _, count in extra_found))
     if held_back:
         print(f"validation: {len(held_back)} of the train split's {len(held_back) + len(kept_counts)} "
               f"problems held back ({records['validation']} records), their loss picks the epoch kept; "
               "the test split is scored at the end")
-    elif args.keep == "last":
+    elif settings.keep == "last":
         print("validation: none; every train problem is trained on and the last epoch kept (--keep last); "
               "the test split is scored after each epoch for the curves, and chooses nothing")
     else:
@@ -419,30 +348,30 @@ def describe_data(args, spec: dict, planes: list[str], data: TrainingData) -> No
               "so the test figure took part in the choice")
 
 
-def run_spec_of(args, spec: dict, planes: list[str], data: TrainingData, start: Start, strategy) -> dict:
+def run_spec_of(settings: TrainOptions, spec: dict, planes: list[str], data: TrainingData, start: Start, strategy) -> dict:
     """What model.json holds but the fit's figures, written from the start as the run's progress."""
     counts = spec.get("counts", {})
     left_out = [name for name in spec["planes"] if name not in planes]
-    extra = tuple(args.extra_train)
+    extra = tuple(settings.extra_train)
     held_back, kept_counts, records = data.held_back, data.kept_counts, data.records
     resumed, packed, continued = start.resumed, start.packed, start.continued
     run_spec = {
         "planes": planes, "F": len(planes), "left_out": left_out, "window": spec["window"],
-        "config": getattr(args, "config", None),
-        "options": data.options.to_dict(), "seed": args.seed, "batch_size": args.batch_size,
-        "data": os.path.abspath(args.data), "split": spec.get("split", "problem"),
-        "extra_train": [os.path.abspath(folder) for folder in extra], "extra_split": args.extra_split,
+        "config": settings.config,
+        "options": data.options.to_dict(), "seed": settings.seed, "batch_size": settings.batch_size,
+        "data": os.path.abspath(settings.data), "split": spec.get("split", "problem"),
+        "extra_train": [os.path.abspath(folder) for folder in extra], "extra_split": settings.extra_split,
         "records": {"train": counts.get("written_train") if kept_counts is None else data.own,
                     "validation": records["validation"] if held_back else 0,
                     "test": counts.get("written_test")},
         # whole problems of the train split whose loss picks the epoch (none: the test split's)
-        "validation": {"fraction": args.validation_fraction, "problems": held_back},
-        "replicas": strategy.num_replicas_in_sync, "mixed_precision": args.mixed_precision,
+        "validation": {"fraction": settings.validation_fraction, "problems": held_back},
+        "replicas": strategy.num_replicas_in_sync, "mixed_precision": settings.mixed_precision,
     }
     if resumed is not None:
         # The runs before this one, oldest first, so the whole training can be told.
         run_spec["resumed_from"] = resumed.get("resumed_from", []) + [{
-            "model": os.path.abspath(args.resume), "epochs_run": resumed["epochs_run"],
+            "model": os.path.abspath(settings.resume), "epochs_run": resumed["epochs_run"],
             "seconds": resumed["seconds"], "seed": resumed["seed"]}]
         if packed is not None:
             run_spec["resumed_from"][-1]["weights"] = os.path.basename(packed)
@@ -451,9 +380,10 @@ def run_spec_of(args, spec: dict, planes: list[str], data: TrainingData, start: 
     return run_spec
 
 
-def fit_run(args, planes: list[str], start: Start, data: TrainingData, run_spec: dict, strategy) -> tuple:
+def fit_run(settings: TrainOptions, planes: list[str], start: Start, data: TrainingData, run_spec: dict, strategy,
+            advise=None) -> tuple:
     """Build the network (with the earlier run's weights), fit it and score the test split;
-    (progress, fitted figures)."""
+    (progress, fitted figures).  Interrupted, it tells ``advise`` what is kept and how to go on."""
     import keras
 
     from model.network import build_model, compile_model
@@ -461,7 +391,7 @@ def fit_run(args, planes: list[str], start: Start, data: TrainingData, run_spec:
     resumed, packed, continued = start.resumed, start.packed, start.continued
     options = data.options
     train, watched, test, held_back = data.train, data.watched, data.test, data.held_back
-    limits = FitLimits.from_args(args)
+    limits = FitLimits.of(settings)
     if continued is not None:
         progress = {**continued, **run_spec}
     else:
@@ -469,82 +399,85 @@ def fit_run(args, planes: list[str], start: Start, data: TrainingData, run_spec:
                     "limits": {"epochs": limits.epochs, "patience": limits.patience,
                                "schedule": limits.schedule, "keep": limits.keep,
                                "warm_up": limits.warm_up}}
-    with precision_policy(args.mixed_precision):
+    with precision_policy(settings.mixed_precision):
         with strategy.scope():
             model = compile_model(build_model(len(planes), options), options)
         if resumed is not None:
             # Weights only: the saved optimizer state belongs to the earlier run's schedule.
             if packed is None:
-                earlier = keras.saving.load_model(os.path.join(args.resume, MODEL_FILE), compile=False)
+                earlier = keras.saving.load_model(os.path.join(settings.resume, MODEL_FILE), compile=False)
                 copy_weights(earlier, model)
             else:
                 copy_packed_weights(packed, model)
-            print(f"resuming from {packed or args.resume} ({resumed['epochs_run']} epochs, "
+            print(f"resuming from {packed or settings.resume} ({resumed['epochs_run']} epochs, "
                   f"{resumed['seconds']:.0f} s before this run)")
         if continued is not None:
-            print(f"going on with the run in {args.resume} after its epoch {continued['epochs_done']} "
+            print(f"going on with the run in {settings.resume} after its epoch {continued['epochs_done']} "
                   f"of at most {limits.epochs} ({continued['seconds']:.0f} s so far)")
         try:
             with terminate_as_interrupt():
-                fitted = fit(model, train, watched, args.out, limits, progress=progress,
-                             weights_from=args.resume if continued is not None else None)
+                fitted = fit(model, train, watched, settings.out, limits, progress=progress,
+                             weights_from=settings.resume if continued is not None else None)
         except BaseException:
-            args.on_interrupt = interrupted_advice(args, continued is not None)
+            if advise is not None:
+                advise(interrupted_advice(settings, continued is not None))
             raise
         fitted.update(test_figures(model, test, fitted, bool(held_back)))
     return progress, fitted
 
 
-def finish(args, run_spec: dict, progress: dict, fitted: dict, held_back: list) -> None:
+def finish(settings: TrainOptions, run_spec: dict, progress: dict, fitted: dict, held_back: list) -> None:
     """Write model.json, drop the unfinished run's files, and print what was trained."""
     summary = {**run_spec, "run": progress["run"], **fitted}
-    write_json(os.path.join(args.out, MODEL_SPEC), summary)
+    write_json(os.path.join(settings.out, MODEL_SPEC), summary)
     # The run is finished: its progress gives way to model.json.
     for name in (PROGRESS_FILE, LAST_WEIGHTS):
         with contextlib.suppress(FileNotFoundError):
-            os.remove(os.path.join(args.out, CHECKPOINTS, name))
+            os.remove(os.path.join(settings.out, CHECKPOINTS, name))
     print(f"trained {summary['epochs_run']} epochs in {summary['seconds']:.0f} s (stopped by "
           f"{summary['stopped_by']}); "
-          + ("kept the last epoch" if args.keep == "last" else "best epoch") + f" {summary['best_epoch']}"
+          + ("kept the last epoch" if settings.keep == "last" else "best epoch") + f" {summary['best_epoch']}"
           + (f": validation accuracy {summary['validation_accuracy']:.4f}, loss "
              f"{summary['validation_loss']:.4f}; test accuracy" if held_back else ": test accuracy")
           + f" {summary['test_accuracy']:.4f}"
           + (f", end-state accuracy {summary['test_end_state_accuracy']:.4f}"
              if "test_end_state_accuracy" in summary else "")
           + f", test loss {summary['test_loss']:.4f} -> "
-          f"{os.path.join(args.out, MODEL_FILE)}")
+          f"{os.path.join(settings.out, MODEL_FILE)}")
 
 
-def run(args) -> int:
+def train(settings: TrainOptions, advise=None) -> int:
+    """Train a network as ``settings`` say; 0.  Interrupted once training has started, it tells
+    ``advise`` (a function of one line) what was kept and how to go on, before the interrupt
+    goes on up."""
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     import keras
     import tensorflow as tf
 
     from pipeline.formats.records import read_spec
 
-    apply_config(args, args.parser)
-    check_output_folder(args.out)
+    check_output_folder(settings.out)
     try:
-        spec = read_spec(args.data)
+        spec = read_spec(settings.data)
     except (OSError, ValueError, KeyError) as exc:
-        raise CommandError(f"{args.data}: cannot read features.json ({exc})") from exc
+        raise CommandError(f"{settings.data}: cannot read features.json ({exc})") from exc
     try:
-        planes = chosen_planes(spec["planes"], args.without)
+        planes = chosen_planes(spec["planes"], settings.without)
     except ValueError as exc:
         raise CommandError(str(exc), code=2) from exc
-    start = starting_point(args, planes, network_options(args))
-    check_run_settings(args, start.continued)
-    keras.utils.set_random_seed(args.seed)
+    start = starting_point(settings, planes, network_options(settings))
+    settings = check_run_settings(start.settings, start.continued)
+    keras.utils.set_random_seed(settings.seed)
     tf.config.experimental.enable_op_determinism()
-    data = training_data(args, spec, planes, start.options, start.continued)
-    describe_data(args, spec, planes, data)
+    data = training_data(settings, spec, planes, start.options, start.continued)
+    describe_data(settings, spec, planes, data)
     strategy = distribution_strategy()
     mirrored = isinstance(strategy, tf.distribute.MirroredStrategy)
     print(f"training on {', '.join(strategy.extended.worker_devices) if mirrored else 'the CPU'}"
-          + (" in mixed precision" if args.mixed_precision else ""))
-    run_spec = run_spec_of(args, spec, planes, data, start, strategy)
-    progress, fitted = fit_run(args, planes, start, data, run_spec, strategy)
-    finish(args, run_spec, progress, fitted, data.held_back)
+          + (" in mixed precision" if settings.mixed_precision else ""))
+    run_spec = run_spec_of(settings, spec, planes, data, start, strategy)
+    progress, fitted = fit_run(settings, planes, start, data, run_spec, strategy, advise)
+    finish(settings, run_spec, progress, fitted, data.held_back)
     return 0
 
 

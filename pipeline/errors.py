@@ -1,7 +1,7 @@
 """The one exception a command raises when its run as a whole cannot go on.
 
 Raised anywhere below the command line (a stage, the model's commands) and
-caught once, in :func:`pipeline.cli.main`, which prints ``error: <message>``
+caught once, in :func:`cli.main.main`, which prints ``error: <message>``
 on stderr and exits with ``code``.  Problems with the arguments themselves
 go through argparse (``parser.error``), which prints the usage line too.
 A bad input *file* is not a CommandError: it is reported on its own line and

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline import budgets
 from pipeline.game_group import FrameChanges, GameGroup, frame_changes, wider_frame
 from pipeline.group_answer import GroupAnswer, answer_fields, answer_group, answer_words, colour_name
 from solver import Solver
@@ -25,7 +26,8 @@ from solver.problem import sgf_point
 
 # Each solve of the wider frame gets at most this budget: the check must not cost more than the
 # answer itself often does, and a wider frame is only harder (docs/enclose.md, "The frame").
-WIDER_CHECK_NODES = 1_000_000
+# The figure is pipeline/budgets.py's.
+WIDER_CHECK_NODES = budgets.WIDER_CHECK_NODES
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ from pathlib import Path
 
 import numpy as np
 
+from pipeline.budgets import GENERATE_MAX_NODES
 from pipeline.enclose.frame import enclose
 from pipeline.errors import CommandError
 from pipeline.formats.sgf_writer import collection, escape_text, game_tree, node, stone_points
@@ -66,7 +67,7 @@ CORNER_EXTENT = 8
 RIM_GAP_RATE = 0.15
 MAX_INSIDE_ATTACKER_RATE = 0.4
 MAX_INSIDE_DEFENDER_RATE = 0.2
-DEFAULT_NODE_BUDGET = 30_000
+DEFAULT_NODE_BUDGET = GENERATE_MAX_NODES   # (pipeline/budgets.py)
 # Give up when this many candidates per requested problem did not suffice.
 MAX_CANDIDATES_PER_PROBLEM = 500
 

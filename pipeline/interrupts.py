@@ -1,6 +1,6 @@
 """Signals turned into KeyboardInterrupt, and telling an interrupt apart from a failure.
 
-The command line (:mod:`pipeline.cli`) turns Ctrl-C into one line and exit
+The command line (:mod:`cli.main`) turns Ctrl-C into one line and exit
 code 130; ``tsumego train`` also treats SIGTERM (a logout, a batch job's time limit, ``kill``)
 as Ctrl-C, so it keeps its checkpoints (:mod:`model.checkpoints`).  Both use
 the handler and the test below.

@@ -37,12 +37,13 @@ import sys
 
 from pipeline.beam.options import add_stage_parser
 from pipeline.batch import REJECTED
+from pipeline.budgets import SOLVE_ALL_MAX_NODES
 from pipeline.errors import CommandError
 from pipeline.expand import TreeSettings
 from pipeline.paths import check_apart, check_output_folder
 from solver import ALGORITHMS, DEFAULT_MAX_AREA
 
-DEFAULT_MAX_NODES = 2_000_000
+DEFAULT_MAX_NODES = SOLVE_ALL_MAX_NODES   # (pipeline/budgets.py says where it was measured)
 
 
 def cmd_solve_all(args) -> int:

@@ -25,6 +25,7 @@ import os
 import sys
 import time
 
+from pipeline import budgets
 from pipeline.batch import REJECTED, Tally, input_files
 from pipeline.frame_check import (check_fields, check_lines, check_wider_frame, depends_headline, depends_words,
                                   frame_fields)
@@ -40,13 +41,10 @@ from solver.coordinates import go_move, go_point
 from solver.main_line import settled_length
 from solver.problem import parse_sgf_point, reason_of, sgf_point
 
-# The solve command's node budget: ten times what the hardest reference or own
-# problem needs, either side first, DFS or df-pn (measured: RESULTS.md, "solve:
-# a default node budget and bounded tables").
-DEFAULT_SOLVE_MAX_NODES = 10_000_000
-# The budget of each check of where the main line is settled (solver.main_line): the
-# checks only decide where the printed line stops, so one out of nodes just goes on.
-SETTLED_CHECK_NODES = 200_000
+# The solve command's node budget, and that of each check of where the main line is
+# settled (solver.main_line): the table's, which says where each was measured or chosen.
+DEFAULT_SOLVE_MAX_NODES = budgets.SOLVE_MAX_NODES
+SETTLED_CHECK_NODES = budgets.SETTLED_CHECK_NODES
 
 
 def budget_words(args) -> str:
@@ -322,4 +320,4 @@ def register(commands) -> None:
     solve.add_argument("--json", action="store_true", help="one JSON object per line (default: text)")
     solve.add_argument("--pv", action="store_true",
                        help="add the main line, numbered, and the board at its end (default: off)")
-    solve.set_defaults(run=run, load_guide=None)   # pipeline.cli adds --guide and its loader
+    solve.set_defaults(run=run, load_guide=None)   # cli.main adds --guide and its loader

@@ -23,6 +23,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.budgets import VALIDATE_MAX_NODES
 from pipeline.errors import CommandError
 from pipeline.expand import KO_MASTER
 from solver import ALGORITHMS, ProblemError, Solver, parse_problem
@@ -130,6 +131,7 @@ def register(commands) -> None:
     parser.add_argument("--seed", type=int, default=0, help="which files are picked")
     parser.add_argument("--algo", choices=ALGORITHMS,
                         help="search to use (default: the one solve-all did not use)")
-    parser.add_argument("--max-nodes", type=int, default=2_000_000, help="node budget per solve (0: none)")
+    parser.add_argument("--max-nodes", type=int, default=VALIDATE_MAX_NODES,
+                        help="node budget per solve (0: none)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_validate)

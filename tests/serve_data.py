@@ -2,7 +2,6 @@
 project's own problems by solving them, and the server's pieces over the shipped network."""
 from __future__ import annotations
 
-import argparse
 import functools
 from pathlib import Path
 
@@ -35,8 +34,10 @@ def labelled_folder(folder: Path, count: int = 8) -> list[Subproblem]:
 def shipped_network():
     from model.evaluate import load_network
 
-    args = argparse.Namespace(model=None, end_state=False)
-    return load_network(args), args.model
+    from model.shipped import packed_file
+
+    model = packed_file(None)
+    return load_network(model), model
 
 
 def solve_queue(guide: str, workers: int = 2, seconds: float = 10.0, max_nodes: int = 1_000_000):
@@ -49,7 +50,7 @@ def solve_queue(guide: str, workers: int = 2, seconds: float = 10.0, max_nodes: 
 def command_line_row(path, *options) -> tuple[dict, str]:
     """``tsumego solve --pv --json --sgf-out``'s row for a file and the SGF it would write, guided
     by the shipped network as the server is."""
-    from pipeline.cli import build_parser
+    from cli.main import build_parser
     from pipeline.solve_command import solve_one
 
     args = build_parser().parse_args(["solve", "--pv", "--sgf-out", "answer.sgf", *options, str(path)])

@@ -18,7 +18,7 @@ from apache_beam.metrics.metricbase import MetricName
 from apache_beam.runners.runner import PipelineResult, PipelineState
 
 from pipeline.beam import running
-from pipeline.cli import main
+from cli.main import main
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 PROBLEMS = REPOSITORY / "sgf-problems" / "eye-shapes"
@@ -99,7 +99,7 @@ def test_a_runner_without_metrics_gets_a_warning_and_the_stage_goes_on(tmp_path,
 
 
 def test_worker_processes_are_quiet_unless_verbose(tmp_path):
-    command = [sys.executable, "-m", "pipeline.cli", "solve-all", "--problems", str(PROBLEMS),
+    command = [sys.executable, "-m", "cli", "solve-all", "--problems", str(PROBLEMS),
                "--direct_num_workers", "2", "--direct_running_mode", "multi_processing", "--no-progress"]
     environment = {key: value for key, value in os.environ.items() if key != "TSUMEGO_VERBOSE"}
     quiet = subprocess.run(command + ["--out", str(tmp_path / "quiet")], capture_output=True, text=True,

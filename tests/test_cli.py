@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from pipeline.cli import main
+from cli.main import main
 
 GOOD = (b"(;FF[4]SZ[9]PL[B]AB[da][db][dc][cc][bc][ac][ea][eb][ec][ed][dd][cd][bd][ad]"
         b"AW[ba][bb][cb]MA[ba])")
@@ -191,7 +191,7 @@ def test_a_command_that_cannot_go_on_prints_one_error_line_and_exits_with_its_co
 
 
 def test_every_command_carries_its_own_parser_for_option_errors(capsys):
-    from pipeline.cli import build_parser
+    from cli.main import build_parser
 
     args = build_parser().parse_args(["solve", "x.sgf"])
     assert args.parser.prog.endswith(" solve")
@@ -235,7 +235,7 @@ def test_every_help_gives_every_default():
     """Each option that takes a value and has a default says it in ``--help``."""
     import argparse
 
-    from pipeline.cli import build_parser
+    from cli.main import build_parser
 
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     silent = [f"{name} {action.option_strings[0]}" for name, parser in commands.choices.items()

@@ -3,8 +3,9 @@ import argparse
 
 import pytest
 
-from model.configs import CONFIGS, apply_config
-from pipeline.cli import build_parser
+from cli.training import apply_config
+from model.configs import CONFIGS
+from cli.main import build_parser
 
 
 def parsed(*argv: str):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from model.folds import assign_folds, problem_weights
-from pipeline.cli import main
+from cli.main import main
 from tests.toy_network import PLANES, TOY_OPTIONS, write_toy_records
 
 UNEVEN = {"a": 500, "b": 400, "c": 90, "d": 80, "e": 70, "f": 60, "g": 5, "h": 1}
@@ -228,7 +228,7 @@ def test_a_fold_out_of_range_is_an_argument_error_before_any_reading(tmp_path, c
 def test_extra_train_takes_several_folders_after_one_flag_or_repeated():
     import argparse
 
-    from model.train import add_training_arguments
+    from cli.training import add_training_arguments
 
     parser = argparse.ArgumentParser()
     add_training_arguments(parser)

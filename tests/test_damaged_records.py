@@ -8,7 +8,7 @@ import pytest
 
 from model import fit
 from model.shards import UnreadableShard, check_shards
-from pipeline.cli import main
+from cli.main import main
 from pipeline.formats.records import SPLITS, read_spec
 from tests.toy_network import TOY_OPTIONS, write_toy_records
 

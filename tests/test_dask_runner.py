@@ -35,7 +35,7 @@ from apache_beam.pvalue import AsList, AsSingleton, TaggedOutput  # noqa: E402
 from distributed import Client  # noqa: E402
 
 from pipeline.beam.dask_runner import DaskRunner  # noqa: E402
-from pipeline.cli import main  # noqa: E402
+from cli.main import main  # noqa: E402
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 PROBLEMS = REPOSITORY / "sgf-problems" / "eye-shapes"

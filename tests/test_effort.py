@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from pipeline.cli import main
+from cli.main import main
 from pipeline.enclose import question
 from pipeline.enclose.outcome import enclose_file
 from pipeline.enclose.reader import read_open_problem

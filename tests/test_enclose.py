@@ -15,7 +15,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from pipeline.cli import main
+from cli.main import main
 from pipeline.enclose.command import DEFAULT_MAX_NODES
 from pipeline.enclose import question
 from pipeline.enclose.frame import EIGHT, enclose, on_board, problem_box

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pipeline.cli import main
+from cli.main import main
 from pipeline.errors import CommandError
 from pipeline.expand import TreeSettings, expand_tree
 from pipeline.formats.solution_tree import subproblems_of, tree_text

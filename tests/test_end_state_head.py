@@ -17,7 +17,7 @@ from model.network import ARCHITECTURES, NetworkOptions, build_model, layer_name
 from model.numpy_net import NumpyNet
 from model.packed import FLOAT_BITS, unpack
 from model.quantize import model_tensors, pack
-from pipeline.cli import main
+from cli.main import main
 from pipeline.formats.records import (END_ALLY, END_EMPTY, END_ENEMY, END_OFF_BOARD, WINDOW, example_bytes,
                                       write_spec)
 from pipeline.formats.subproblem import Subproblem, parse_subproblem

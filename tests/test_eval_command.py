@@ -17,11 +17,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from model.evaluate import (DEFAULT_EVAL_MAX_NODES, TARGET_MARK, UNSURE_ABOVE, UNSURE_BELOW, target_block, view_box,
-                            why_unsure)
+from model.evaluate import UNSURE_ABOVE, UNSURE_BELOW, target_block, why_unsure
+from model.picture import TARGET_MARK, view_box
+from pipeline.budgets import EVAL_MAX_NODES as DEFAULT_EVAL_MAX_NODES
 from model.numpy_net import NumpyNet, SafetyEvaluator
 from model.quantize import model_tensors, pack
-from pipeline.cli import build_parser, main
+from cli.main import build_parser, main
 from pipeline.formats.records import WINDOW
 from pipeline.formats.subproblem import load_subproblem
 from solver.board import BLACK, WHITE

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from apache_beam.pvalue import TaggedOutput
 
-from pipeline.cli import main
+from cli.main import main
 from pipeline.features_pipeline import SplitSettings, run_features
 from pipeline.planes import plane_names
 from pipeline.formats.subproblem import Subproblem
@@ -194,7 +194,7 @@ def test_random_split_mixes_problems_and_multi_processing_writes_the_same_bytes(
     counts = run_features(str(root / "subproblems"), str(first), settings)
     # Another interpreter (another hash seed, fresh imports) through the command line, with
     # Beam options given as solve-all takes them: two worker processes.
-    run = subprocess.run([sys.executable, "-m", "pipeline.cli", "features", "--subproblems", str(root / "subproblems"),
+    run = subprocess.run([sys.executable, "-m", "cli", "features", "--subproblems", str(root / "subproblems"),
                           "--out", str(second), "--split", "random", "--test-fraction", "0.4", "--seed", "1",
                           "--train-shards", "3", "--test-shards", "2",
                           "--direct_num_workers", "2", "--direct_running_mode", "multi_processing"],
@@ -366,7 +366,7 @@ def _same_files(first: Path, second: Path) -> None:
 CHUNKS_OF_FIVE = """
 import functools, sys
 import pipeline.features_pipeline as features_pipeline
-from pipeline.cli import main
+from cli.main import main
 features_pipeline.file_chunks = functools.partial(features_pipeline.file_chunks, size=5)
 sys.exit(main(sys.argv[1:]))
 """

@@ -228,7 +228,7 @@ def test_the_solution_sgf_holds_the_problem_and_its_lines(final):
 def test_solve_and_eval_answer_for_a_group_of_a_game(tmp_path, capsys):
     import json
 
-    from pipeline.cli import main
+    from cli.main import main
 
     record = tmp_path / "game.sgf"
     record.write_text(GAME)
@@ -253,7 +253,7 @@ def test_solve_and_eval_answer_for_a_group_of_a_game(tmp_path, capsys):
 
 @pytest.mark.parametrize("command", ["solve", "eval"])
 def test_move_without_group_is_an_argument_error(tmp_path, command):
-    from pipeline.cli import main
+    from cli.main import main
 
     record = tmp_path / "game.sgf"
     record.write_text(GAME)
@@ -265,7 +265,7 @@ def test_move_without_group_is_an_argument_error(tmp_path, command):
 def test_a_problem_file_is_read_at_its_root_with_pl_to_play(tmp_path, capsys):
     """A problem's root variations are its answer, not moves of a game: ``--group`` reads the
     root's position with PL to play, without ``--move 0``."""
-    from pipeline.cli import main
+    from cli.main import main
 
     problem = ("(;FF[4]SZ[9]PL[W]AB[ea][eb][ac][bc][cc][dc][ec]AW[da][ab][bb][cb][db]"
                "(;W[ba])(;W[ca]))")
@@ -289,7 +289,7 @@ OPEN_AT_E7 = "(;FF[4]SZ[9]AB[ea][eb][ac][bc][cc][dc][fd]AW[da][ab][bb][cb][db][g
 def test_a_framed_answer_lists_the_stones_the_frame_added(tmp_path, capsys):
     import json
 
-    from pipeline.cli import main
+    from cli.main import main
 
     record = tmp_path / "game.sgf"
     record.write_text(OPEN_AT_E7)
@@ -324,7 +324,7 @@ OPEN_EDGE = "(;FF[4]SZ[9]AB[ac][bc][cc][dc][ec][fc][gc][hc][ic]AW[ab][bb][cb][db
 def test_where_a_wider_frame_changes_the_answer_it_depends_on_the_surroundings(tmp_path, capsys):
     import json
 
-    from pipeline.cli import main
+    from cli.main import main
 
     record = tmp_path / "game.sgf"
     record.write_text(OPEN_EDGE)
@@ -354,7 +354,7 @@ def test_where_a_wider_frame_changes_the_answer_it_depends_on_the_surroundings(t
 def test_a_group_the_game_closes_itself_needs_no_second_frame(tmp_path, capsys):
     import json
 
-    from pipeline.cli import main
+    from cli.main import main
 
     record = tmp_path / "game.sgf"
     record.write_text(GAME)
@@ -367,7 +367,7 @@ def test_a_group_the_game_closes_itself_needs_no_second_frame(tmp_path, capsys):
 def test_eval_shows_the_frame_and_checks_its_proof_against_the_wider_frame(tmp_path, capsys):
     import json
 
-    from pipeline.cli import main
+    from cli.main import main
 
     record = tmp_path / "game.sgf"
     record.write_text(OPEN_EDGE)

@@ -4,7 +4,7 @@ import json
 import numpy as np
 import pytest
 
-from pipeline.cli import main
+from cli.main import main
 from pipeline.generate import Settings, canonical_key, generate
 from pipeline.symmetries import transform
 from solver import BLACK, EMPTY, Solver, load_problem

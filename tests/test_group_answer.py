@@ -33,7 +33,7 @@ import re
 import pytest
 from sgfmill import sgf
 
-from pipeline.cli import main
+from cli.main import main
 from pipeline.group_answer import ALIVE, DEAD, answer_group, answer_words
 from solver import Solver, parse_problem
 from solver.board import BLACK, WHITE

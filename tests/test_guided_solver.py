@@ -19,7 +19,7 @@ from model.numpy_net import NumpyNet
 from model.packed import FLOAT_BITS
 from model.quantize import pack
 from model.shipped import shipped_packed_file
-from pipeline.cli import main
+from cli.main import main
 from pipeline.formats.records import MOVES, WINDOW
 from pipeline.planes import plane_names
 from solver import Solver, load_problem

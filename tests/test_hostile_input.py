@@ -14,7 +14,7 @@ import pytest
 
 from hostile_files import (PROBLEM_REASONS, RANDOM_KINDS, SUBPROBLEM_REASONS, kind_of, problem_files,
                            subproblem_files, write)
-from pipeline.cli import main
+from cli.main import main
 
 
 @pytest.fixture(scope="module")

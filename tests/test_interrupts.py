@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pipeline import solve_all
-from pipeline.cli import main
+from cli.main import main
 from tests.test_solve_all import OWN_PROBLEMS, _files, _solve_all
 
 RESUME = "interrupted; rerun the same command to resume (the sides finished are kept)"

@@ -9,7 +9,7 @@ import pytest
 from model.numpy_net import NumpyNet
 from model.packed import FLOAT_BITS, read_packed
 from model.quantize import DEFAULT_SCHEME, SCHEMES
-from pipeline.cli import main
+from cli.main import main
 from tests.toy_network import PLANES, TOY_OPTIONS, eight_images, write_toy_records
 
 

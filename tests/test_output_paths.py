@@ -1,7 +1,7 @@
 """Output paths are checked before any work: one line naming the option and the path, exit code 2."""
 import pytest
 
-from pipeline.cli import main
+from cli.main import main
 from tests.toy_network import PROBLEM_FILES, packed_for_current_planes
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 
 from model.folds import assign_folds, read_together
-from pipeline.cli import main
+from cli.main import main
 from pipeline.enclose.reader import read_open_problem
 from pipeline.problem_list import read_problem_list
 from pipeline.same_position import (Position, contained_share, copies, copies_of, enclosed_masks, groups,

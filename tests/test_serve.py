@@ -264,7 +264,7 @@ def test_a_features_folder_is_scored_on_its_test_split_its_positions_found_besid
 def test_the_command_refuses_a_missing_folder_and_a_port_in_use_in_one_line(tmp_path, capsys):
     import socket
 
-    from pipeline.cli import main
+    from cli.main import main
 
     assert main(["serve", "--data", str(tmp_path / "none")]) == 2
     assert capsys.readouterr().err == f"error: --data {tmp_path / 'none'}: not a folder\n"

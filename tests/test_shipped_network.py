@@ -16,7 +16,7 @@ import pytest
 from model import shipped
 from model.numpy_net import NumpyNet
 from model.packed import FLOAT_BITS, packed_path, read_packed
-from pipeline.cli import main
+from cli.main import main
 from tests.toy_network import PROBLEM_FILES, REPOSITORY, TOY_OPTIONS, packed_for_current_planes, write_toy_records
 
 SHIPPED_FILES = {"model-5bit.tsq", "model.json", "README.md", os.path.basename(packed_path("", FLOAT_BITS))}

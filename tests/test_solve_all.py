@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli import main
+from cli.main import main
 from pipeline.expand import NodeBudgetExceeded, TreeSettings, expand_tree
 from pipeline.formats.solution_tree import subproblems_of, tree_text
 from pipeline.formats.subproblem import load_subproblem

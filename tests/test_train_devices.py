@@ -11,7 +11,7 @@ import warnings
 import pytest
 
 from model import train
-from pipeline.cli import main
+from cli.main import main
 from toy_network import TOY_OPTIONS, write_toy_records
 
 

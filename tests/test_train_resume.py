@@ -16,7 +16,7 @@ import pytest
 
 from model import checkpoints, fit
 from model.fit_interrupts import interrupts_between_batches
-from pipeline.cli import main
+from cli.main import main
 from pipeline.network_build import training_progress
 from tests.toy_network import PLANES, TOY_OPTIONS, write_toy_records
 
@@ -153,7 +153,7 @@ def test_ctrl_c_in_the_first_epoch_takes_back_everything(data, tmp_path, capsys,
 
 def slow_train(args: list[str]) -> subprocess.Popen:
     """``tsumego train`` in another process, each batch made half a second long."""
-    code = ("import sys, time; from model import fit; from pipeline.cli import main\n"
+    code = ("import sys, time; from model import fit; from cli.main import main\n"
             "budget = fit.wall_clock_budget\n"
             "def slow(seconds):\n"
             "    class Slow(type(budget(seconds))):\n"

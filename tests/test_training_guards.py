@@ -6,7 +6,7 @@ import pytest
 
 import model.network
 from model import fit
-from pipeline.cli import main
+from cli.main import main
 from tests.toy_network import TOY_OPTIONS, write_toy_records
 
 

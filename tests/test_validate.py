@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli import main
+from cli.main import main
 from pipeline.expand import expand_tree
 from pipeline.formats.solution_tree import subproblems_of, tree_text
 from pipeline.validate import default_algorithm, subproblem_files

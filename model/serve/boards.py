@@ -104,8 +104,9 @@ def framed(problem, source: str, max_area: int) -> GameGroup:
 
 
 def solver_settings(settings: dict):
-    """``(args, guide, move patterns)`` for :func:`solve_job` in a worker process: the options of
-    ``tsumego solve --pv --sgf-out`` at their defaults, so that an answer here is the command's,
+    """``(solve_options, guide, move patterns)`` for :func:`solve_job` in a worker process: the
+    options of ``tsumego solve --pv --sgf-out`` at their defaults (the namespace
+    :func:`pipeline.solve_command.answer_problem` reads, parsed from no command line), so that an answer here is the command's,
     but for the node budget, the time limit and the largest area (``settings``' ``max_nodes``,
     ``seconds`` and ``max_area``); the guide ``settings`` names, loaded; the kernels warmed up."""
     from model.guide import Guide
@@ -114,20 +115,20 @@ def solver_settings(settings: dict):
 
     commands = argparse.ArgumentParser().add_subparsers()
     solve_command.register(commands)
-    args = commands.choices["solve"].parse_args(["-"])
-    args.max_nodes = settings["max_nodes"]
-    args.seconds = settings.get("seconds")   # solve --seconds: the answer's solves stop themselves
-    args.max_area = settings.get("max_area", args.max_area)
-    args.pv = True
-    args.sgf_out = "answer.sgf"   # (not written: its text comes back, for the page to offer)
+    solve_options = commands.choices["solve"].parse_args(["-"])
+    solve_options.max_nodes = settings["max_nodes"]
+    solve_options.seconds = settings.get("seconds")   # solve --seconds: the answer's solves stop themselves
+    solve_options.max_area = settings.get("max_area", solve_options.max_area)
+    solve_options.pv = True
+    solve_options.sgf_out = "answer.sgf"   # (not written: its text comes back, for the page to offer)
     guide = Guide.load(settings["guide"]) if settings.get("guide") else None
     warm_up_solver()
     if guide is not None:
         warm_up_planes()
-    return args, guide, patterns_from_args(args)
+    return solve_options, guide, patterns_from_args(solve_options)
 
 
-def solve_job(job: dict, args, guide, move_patterns) -> dict:
+def solve_job(job: dict, solve_options, guide, move_patterns) -> dict:
     """The answer for the board ``job`` (with ``source``): ``tsumego solve --json --pv``'s row
     (with ``frame``, ``solve --group``'s: the frame's stones and its check against a wider
     frame), and for the page the lines the command prints under its answer (``notes``), the
@@ -137,10 +138,10 @@ def solve_job(job: dict, args, guide, move_patterns) -> dict:
     source = job.get("source", "board")
     try:
         problem = board_problem(job, source)
-        group = framed(problem, source, args.max_area) if job.get("frame") else None
+        group = framed(problem, source, solve_options.max_area) if job.get("frame") else None
         if group is not None:
             problem = group.problem
-        row, text, answer_sgf = answer_problem(problem, group, source, args, guide, move_patterns)
+        row, text, answer_sgf = answer_problem(problem, group, source, solve_options, guide, move_patterns)
     except (ProblemError, BadRequest) as exc:
         return {"error": str(exc)}
     except Exception as exc:   # one line all the same, and the worker goes on
@@ -176,10 +177,11 @@ def halo(net, stones: np.ndarray, to_play: int) -> list[list[float | None]]:
 def network_words(net, problem) -> dict:
     """``tsumego eval``'s question and answer for the group of ``problem``: ``{"question",
     "network", "moves"}``, the moves in Go coordinates, best first."""
-    from model.evaluate import answer_position, network_answer, question
+    from model.answer_words import network_answer, question
+    from model.evaluate import EvalOptions, answer_position
 
     sub = Subproblem(size=problem.size, stones=problem.stones, target=problem.target, to_play=problem.to_play)
-    options = argparse.Namespace(top=3, symmetries=True, end_state=False, solve=False)
+    options = EvalOptions(top=3, symmetries=True, end_state=False, solve=False)
     answer = answer_position(net, problem.source, sub, options)
     return {"question": question(sub), "network": network_answer(answer),
             "moves": [{"move": go_point(*point, problem.size), "p": round(p, 3)}

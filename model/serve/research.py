@@ -130,7 +130,8 @@ def position_view(research: Research, net, name: str, window: int = 0) -> dict:
     """One position as the page shows it: the board, its label, P(safe) on every block, the move
     head's choice and ``TR``, the end-state head's map (a network with that head), and the
     feature planes of window ``window`` (one per stone of the target block)."""
-    from model.evaluate import end_state_rows, evaluate_position, question, target_block
+    from model.answer_words import question
+    from model.evaluate import end_state_rows, evaluate_position, target_block
     from model.serve.boards import halo, stone_rows
 
     path = research.files.get(name)

@@ -20,7 +20,7 @@ under ``--out``:
 
 Options it does not know go to Beam, as for ``solve-all``.  Light to import:
 the pipeline is in :mod:`pipeline.enclose.stage`.  The guide options are the
-command line's (:func:`pipeline.cli.add_guide_options`): it hands the stage a
+command line's (:func:`cli.guide.add_guide_options`): it hands the stage a
 loader of the network (``args.stage_guide``), since ``pipeline`` may not
 import ``model``; without the command line the stage runs unguided.
 """
@@ -33,17 +33,14 @@ from collections import Counter
 from pipeline.beam.options import add_stage_parser
 from pipeline.enclose import question
 from pipeline.batch import REJECTED
+from pipeline.budgets import ENCLOSE_MAX_NODES
 from pipeline.errors import CommandError
 from pipeline.paths import check_apart, check_output_folder
 from pipeline.pattern_options import add_pattern_options, patterns_from_args, patterns_setting
 from solver import ALGORITHMS, DEFAULT_MAX_AREA
 
-# A solve's node budget: the 5,430 problems of the shared open-board
-# collections took 78 to 107 minutes on two cores with it, by the machine (RESULTS.md,
-# "The whole collection with the guide's unguided start"); 1,000,000 nodes listed 1.3
-# points more of Cho elementary with the solver of 2026-11-24 (RESULTS.md, "enclose with
-# static life: Cho elementary again").
-DEFAULT_MAX_NODES = 200_000
+# A solve's node budget: the table's (pipeline/budgets.py, with the runs that chose it).
+DEFAULT_MAX_NODES = ENCLOSE_MAX_NODES
 
 
 def record_settings(max_nodes: int = DEFAULT_MAX_NODES, max_area: int = DEFAULT_MAX_AREA,

@@ -203,7 +203,7 @@ def run_enclose(inputs: list[str], out: str, settings: dict, beam_options=(), pr
                 guide_loader=None, move_patterns=True) -> dict:
     """Run the pipeline; returns the records (sorted by id), the Beam counters and the seconds.
     ``guide_loader``: a picklable function returning the guide each worker orders its
-    searches by (:func:`pipeline.cli.stage_guide`), or None; ``move_patterns``: the move
+    searches by (:func:`cli.guide.stage_guide`), or None; ``move_patterns``: the move
     order's learned patterns, as ``Solver`` takes them (True: the shipped ones).  Both
     belong in ``settings`` too, so that a record made with others is redone."""
     layout = Layout(out)

@@ -13,8 +13,8 @@ import logging
 import os
 import socket
 
-from model.evaluate import DEFAULT_EVAL_MAX_NODES
 from pipeline import quiet
+from pipeline.budgets import SERVE_MAX_NODES
 from pipeline.errors import CommandError
 from solver.area import DEFAULT_MAX_AREA
 
@@ -35,7 +35,7 @@ def register(commands) -> None:
     parser.add_argument("--data", metavar="DIR",
                         help="for the research view: a folder of subproblem files (TS and AS labelled, as "
                              "solve-all writes them) or a features folder (its test split) (default: none)")
-    parser.add_argument("--max-nodes", type=int, default=DEFAULT_EVAL_MAX_NODES,
+    parser.add_argument("--max-nodes", type=int, default=SERVE_MAX_NODES,
                         help="node budget of each solve; past it the group is not settled within the budget")
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
                         help="CPU time of each answer's solves, as solve --seconds (a solve's process is "
@@ -51,6 +51,7 @@ def run(args) -> int:
     from werkzeug.serving import make_server
 
     from model.evaluate import load_network
+    from model.shipped import packed_file
     from model.quantize import DEFAULT_BITS
     from model.serve.app import create_app
     from model.serve.research import load_research
@@ -59,12 +60,12 @@ def run(args) -> int:
 
     if args.max_nodes < 0 or args.seconds <= 0 or args.workers < 1:
         args.parser.error("--max-nodes must not be negative, --seconds and --workers must be positive")
-    args.end_state = False
-    net = load_network(args)   # eval's loader: the same checks, the same one-line errors
+    model = packed_file(args.model)
+    net = load_network(model)   # eval's loader: the same checks, the same one-line errors
     warm_up_planes()
     research = load_research(args.data, net, DEFAULT_BITS) if args.data else None
     settings = {"max_nodes": args.max_nodes, "max_area": args.max_area, "seconds": args.seconds,
-                "guide": args.model, "model": os.path.basename(os.path.dirname(os.path.abspath(args.model)))}
+                "guide": model, "model": os.path.basename(os.path.dirname(os.path.abspath(model)))}
     try:   # bound here, so that a port in use is one line (werkzeug's own bind exits with its own)
         listening = socket.create_server((args.host, args.port),
                                          family=socket.AF_INET6 if ":" in args.host else socket.AF_INET)

@@ -1,0 +1,229 @@
+"""``tsumego eval``: the packed network's answer to "is this group safe?", in a Go player's words.
+
+``tsumego eval [--model FILE.tsq|DIR] [--top K] [--json] [--solve [--max-nodes N]] [--end-state]
+[--picture out.png|svg [--force]] [--no-symmetries] [--max-area N] FILE.sgf|DIR...``
+
+This module holds the command: its options, the files read and what is printed;
+the evaluation is :mod:`model.evaluate`'s, the words :mod:`model.answer_words`',
+the picture :mod:`model.picture`'s.
+
+Without ``--model`` it uses the network shipped in the repository
+(``model/networks/conv-books/model-5bit.tsq``, :mod:`model.shipped`);
+``--model`` names a packed file or a model folder (its ``model-5bit.tsq``).
+A folder among the inputs stands for every ``*.sgf`` below it, sorted; a
+folder without any is a bad input (:mod:`pipeline.batch`, as ``solve``).
+
+For each file it cuts the windows of the target block (``pipeline.planes.windows``),
+evaluates them with the numpy evaluator and prints, in Go coordinates
+(:mod:`solver.coordinates`, ``C17``: column letter without I, row counted
+from the bottom) and colours in words, one line (folded here)::
+
+    bent-three-corner-kill.sgf: if White plays first: is the black group at M3 safe? network:
+    P(safe) = 0.30, probably dies; moves: N1 0.997, K1 0.002, K3 0.001; if Black plays first:
+    P(safe) = 1.00
+
+the probability that the target is safe with PL moving first (the mean over
+the block's windows), said with ``tsumego solve``'s verbs (lives, dies), PL's
+K most likely moves (each window's move head mapped back to the board and
+averaged), the network's answer with the other side first, then the file's own label (``TS``)
+in words if it has one (``file's label: unsafe``).  P(safe) is also averaged over
+the 8 symmetries of each window unless ``--no-symmetries``: that scored
+higher on the records of problems the network never saw (measured:
+RESULTS.md, "Dense network on the reference problems" and "The shipped
+network, longer and with the reference problems").
+
+The line says ``maybe lives (unsure: ...)`` instead of ``probably lives``
+when P(safe) as printed (two decimals) lies within ``UNSURE_BELOW..UNSURE_ABOVE``
+or when the two answers contradict each other (:func:`why_unsure`).
+``--solve`` proves every answer with the exact solver (PL first, ``--max-nodes``
+a file) and adds its answer in ``tsumego solve``'s words
+(:mod:`pipeline.group_answer`: ko said as ko, no move where none is needed),
+``solver: White to play kills the black group at M3: W N1 (proved, ...), as
+the network said``, or ``solver: unknown within N nodes`` when the budget runs
+out: the network's answer then stands.
+
+``--json`` prints one object a file instead: ``file``, ``to_play`` (``B`` or
+``W``, as ``solve --json``), ``target`` (``M3``) and ``target_sgf`` (``lk``),
+``safe``, ``safe_other_first``, ``unsure`` (true or false) and
+``unsure_why``, ``label`` (``TS``: 1, 0 or null), ``moves`` (``{"move":
+"N1", "sgf": "mm", "p": 0.997}``, best first), with ``--end-state`` the
+``end_state`` rows and with ``--solve`` ``solver`` (``status``, ``move``,
+``sgf``, ``verdict``, ``ko``, ``standing``, ``nodes``, ``seconds``, ``nodes_total``,
+``seconds_total``, as ``solve --json``; the move null where PL has no winning one,
+``pass``/``""`` where none is needed).
+
+A bad file gets one error line naming it; the others are still evaluated.
+A position ``tsumego solve`` refuses (an open wall, a search area over
+``--max-area``) is refused with the same line: the network was trained on
+enclosed positions only.  The run ends with one line on stderr, ``eval: read
+N = answered A + rejected R``, and the exit code is 1 when any input was
+rejected.
+
+``--end-state`` (a network with the end-state head) also prints the board at
+the end as the network sees it: each point's most likely owner once the
+principal variation is played out (each window's answer mapped back to the
+board, averaged over the windows that reach the point), beside the board now,
+Go coordinates on the edges; with ``--json`` it is the ``end_state`` rows
+(top row first).
+
+``--picture`` draws each board as a Go player reads it (:func:`draw_board`),
+the part around the stones and moves only: black and white stones, Go coordinates on the four sides, the target
+block's stones marked with a blue square, a halo around every stone coloured
+by the network's belief that its block survives when PL moves first, the
+title's question asked of every block (green safe, red dead; the colorbar
+says so), PL's best moves numbered
+1, 2, 3, and the question with the network's (and the solver's) answer as the
+title.  With ``--end-state``, what the network expects to change by the end:
+a square in a colour on each point that colour holds at the end but not now,
+a cross on each stone gone.  It prints ``picture: PATH`` (on stderr with
+``--json``, so that stdout stays JSON lines).  With several files, each
+picture is named ``<picture stem>-<file stem>.<ext>``; two files of one stem
+are refused before any evaluation, and so is a picture that exists already,
+unless ``--force``; missing folders on its way are created.
+
+With ``--group`` the line (and ``--json``'s ``frame``) lists the stones the
+frame added, the picture marks them with grey triangles, and ``--solve``
+checks its proof against a wider frame (:mod:`pipeline.frame_check`), saying
+where the group depends on the surroundings.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from model.answer_words import answer_line, json_row
+from model.evaluate import (Answer, EvalOptions, answer_position, end_state_text, group_subproblem,
+                            load_network, stone_safety)
+from model.picture import draw_board, picture_title
+from pipeline.budgets import EVAL_MAX_NODES
+from pipeline.errors import CommandError
+from pipeline.game_group import add_group_options
+from pipeline.paths import check_output_file
+from solver.area import DEFAULT_MAX_AREA
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("eval", help="the packed network's answer and moves on SGF files, "
+                                              "in Go coordinates")
+    parser.add_argument("inputs", nargs="+", metavar="FILE.sgf|DIR",
+                        help="problem or subproblem files; a folder stands for every *.sgf below it")
+    parser.add_argument("--model", help="packed network (.tsq, tsumego quantize) or a model folder (its "
+                                        "model-5bit.tsq) (default: the shipped network, "
+                                        "model/networks/conv-books)")
+    parser.add_argument("--top", type=int, default=3,
+                        help="how many of PL's moves to print and number on the picture (default: %(default)s)")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON object per line instead of the text line (default: off)")
+    parser.add_argument("--solve", action="store_true",
+                        help="also prove each answer with the exact solver, PL moving first (default: off)")
+    parser.add_argument("--max-nodes", type=int, default=None, metavar="N",
+                        help="--solve's node budget a file; past it the solver's answer is 'unknown' "
+                             f"(default: {EVAL_MAX_NODES:,}; 0: none)")
+    parser.add_argument("--picture", help="draw each board to this .png or .svg (with several files, "
+                                          "one picture each, named after the file) (default: none)")
+    parser.add_argument("--force", action="store_true",
+                        help="let --picture overwrite existing files (default: off)")
+    parser.add_argument("--symmetries", action=argparse.BooleanOptionalAction, default=True,
+                        help="average P(safe) over the 8 symmetries of each window (8 times the work; "
+                             "right more often on problems the network never saw) (default: on)")
+    parser.add_argument("--end-state", action="store_true",
+                        help="also print (and with --picture draw) each point's most likely owner at the "
+                             "end of the principal variation (a network with the end-state head) "
+                             "(default: off)")
+    add_group_options(parser)
+    parser.add_argument("--max-area", type=int, default=DEFAULT_MAX_AREA,
+                        help="reject positions whose search area has more empty points, as solve does "
+                             "(default: %(default)s)")
+    parser.set_defaults(run=run)
+
+def run(args) -> int:
+    from pipeline.batch import Tally, input_files
+    from pipeline.formats.subproblem import load_subproblem
+    from pipeline.game_group import check_group_options, framed_game_group
+    from pipeline.warm_up import warm_up_planes, warm_up_solver
+    from solver import ProblemError, search_area
+
+    check_options(args)
+    check_group_options(args)
+    files, rejected = input_files(args.inputs)
+    if args.picture:
+        check_pictures(args.picture, files, args.force)
+    net = load_network(args.model, args.end_state)
+    options = eval_options(args)
+    tally = Tally("eval")
+    for path, reason in rejected:
+        tally.reject(path, reason)
+    # machine code loads (or compiles, said on stderr) here, never inside a file's answer
+    warm_up_planes()
+    if args.solve:
+        warm_up_solver(say=lambda line: print(line, file=sys.stderr, flush=True))
+    for path in files:
+        try:
+            group = None if args.group is None else framed_game_group(path, args)
+            sub = load_subproblem(path) if group is None else group_subproblem(group, path)
+            # The network only knows enclosed positions: what solve refuses is refused here, in its words.
+            search_area(sub.problem(path), args.max_area)
+            answer = answer_position(net, path, sub, options, group)
+        except (ProblemError, ValueError) as exc:
+            tally.reject(path, str(exc))
+            continue
+        tally.answer()
+        show(answer, args.json, options)
+        if args.picture:
+            draw_picture(net, answer, picture_path(args.picture, path, len(files)), args.json, args.symmetries)
+    return tally.close()
+
+def check_options(args) -> None:
+    if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):
+        args.parser.error(f"--picture {args.picture}: the name must end in .png or .svg")
+    if args.max_nodes is not None and not args.solve:
+        args.parser.error("--max-nodes is --solve's budget: give --solve too")
+    if args.max_nodes is not None and args.max_nodes < 0:
+        args.parser.error("--max-nodes must not be negative")
+    if args.top < 0:
+        args.parser.error("--top must not be negative")
+
+
+def eval_options(args) -> EvalOptions:
+    return EvalOptions(top=args.top, symmetries=args.symmetries, end_state=args.end_state, solve=args.solve,
+                       max_nodes=EVAL_MAX_NODES if args.max_nodes is None else args.max_nodes,
+                       max_area=args.max_area)
+
+def draw_picture(net, answer: Answer, picture: str, json_lines: bool, symmetries: bool) -> None:
+    """:func:`draw_board` for one answer, then its name (on stderr when stdout holds JSON lines)."""
+    os.makedirs(os.path.dirname(os.path.abspath(picture)), exist_ok=True)
+    added = () if answer.group is None else answer.group.changes.added
+    draw_board(answer.sub, stone_safety(net, answer.sub, symmetries), answer.verdict.moves, picture,
+               picture_title(answer), end_state=answer.verdict.end_state, framed=added)
+    print(f"picture: {picture}", file=sys.stderr if json_lines else sys.stdout, flush=True)
+
+def check_pictures(picture: str, files: list[str], force: bool) -> None:
+    """Refuse, before any evaluation, a picture that exists (unless ``force``) or two files that
+    would be drawn to one picture (one stem in two folders)."""
+    drawn: dict[str, str] = {}
+    for path in files:
+        out = picture_path(picture, path, len(files))
+        if out in drawn:
+            raise CommandError(f"--picture {picture}: {drawn[out]} and {path} would both be drawn to {out}",
+                               code=2)
+        drawn[out] = path
+        check_output_file(out, "--picture", force)
+
+def picture_path(picture: str, sgf_path: str, files: int) -> str:
+    if files == 1:
+        return picture
+    stem, ext = os.path.splitext(picture)
+    return f"{stem}-{Path(sgf_path).stem}{ext}"
+
+def show(answer: Answer, json_lines: bool, options: EvalOptions) -> None:
+    if json_lines:
+        print(json.dumps(json_row(answer)), flush=True)
+        return
+    print(answer_line(answer, options.max_nodes), flush=True)
+    if options.end_state:
+        print("each point's most likely owner at the end of the principal variation "
+              "(X black, O white, . empty, ? out of every window):",
+              *end_state_text(answer.sub, answer.verdict.end_state), sep="\n", flush=True)
