@@ -103,6 +103,8 @@ from pipeline.errors import CommandError
 from pipeline.game_group import add_group_options
 from pipeline.paths import check_output_file
 from solver.area import DEFAULT_MAX_AREA
+from solver.board import color_letter
+from solver.coordinates import go_point
 
 
 def register(commands) -> None:
@@ -163,6 +165,13 @@ def run(args) -> int:
     for path in files:
         try:
             group = None if args.group is None else framed_game_group(path, args)
+            if group is not None and group.pass_alive is not None:
+                tally.answer()   # an exact answer with no frame: the network, which reads frames, is not asked
+                show_pass_alive(path, group, args.json)
+                if args.picture:
+                    print(f"picture: none for {path}: a pass-alive group has no frame for the network to read",
+                          file=sys.stderr, flush=True)
+                continue
             sub = load_subproblem(path) if group is None else group_subproblem(group, path)
             # The network only knows enclosed positions: what solve refuses is refused here, in its words.
             search_area(sub.problem(path), args.max_area)
@@ -175,6 +184,22 @@ def run(args) -> int:
         if args.picture:
             draw_picture(net, answer, picture_path(args.picture, path, len(files)), args.json, args.symmetries)
     return tally.close()
+
+def show_pass_alive(path: str, group, json_lines: bool) -> None:
+    """A group pass-alive on the game's whole board (:mod:`pipeline.pass_alive`): the exact answer
+    for either side first, in ``solve``'s words, and no network."""
+    from pipeline.pass_alive import standing_words
+
+    problem, alive = group.problem, group.pass_alive
+    size, defender = problem.size, problem.defender
+    words = standing_words(problem.to_play, defender, problem.target, size)
+    if json_lines:
+        print(json.dumps({"file": path, "to_play": color_letter(problem.to_play),
+                          "target": go_point(*problem.target, size), "verdict": words,
+                          "pass_alive": alive.points(size), "network": None}), flush=True)
+        return
+    print(f"{path}: {words}; {alive.why(size, 3 - defender)} (no network: it reads framed groups)", flush=True)
+
 
 def check_options(args) -> None:
     if args.picture and os.path.splitext(args.picture)[1].lower() not in (".png", ".svg"):

@@ -23,6 +23,7 @@ import numpy as np
 
 from pipeline.planes.benson import _alive
 from pipeline.planes.regions import enclosed_regions, label_blocks
+from pipeline.group_answer import colour_name
 from solver.coordinates import go_point
 
 ORTHOGONAL = ((0, -1), (0, 1), (-1, 0), (1, 0))
@@ -38,7 +39,24 @@ class PassAlive:
     def eye_words(self, size: int) -> str:
         """``A1 and C1``, ``A1, A2 and C1`` (an eye of several points joined by ``+``)."""
         names = ["+".join(go_point(x, y, size) for x, y in eye) for eye in self.eyes]
-        return ", ".join(names[:-1]) + " and " + names[-1]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def why(self, size: int, attacker: int) -> str:
+        """``pass-alive on the whole board: its eyes at A9 and C9 are ...``: what proves it."""
+        return (f"pass-alive on the whole board: its eyes at {self.eye_words(size)} are its own liberties, "
+                f"which {colour_name(attacker)} can never fill; no frame, whatever the surroundings")
+
+    def points(self, size: int) -> list[list[str]]:
+        """The eyes in Go coordinates, for ``--json``'s ``pass_alive``."""
+        return [[go_point(x, y, size) for x, y in eye] for eye in self.eyes]
+
+
+def standing_words(to_play: int, defender: int, target: tuple[int, int], size: int) -> str:
+    """A pass-alive group's answer in ``solve``'s words, whoever plays first."""
+    group = f"the {colour_name(defender).lower()} group at {go_point(*target, size)}"
+    if to_play == defender:
+        return f"{colour_name(to_play)} to play: {group} lives as it stands; no move needed"
+    return f"{colour_name(to_play)} to play cannot kill {group}: it lives"
 
 
 def pass_alive(stones: np.ndarray, target: tuple[int, int]) -> PassAlive | None:

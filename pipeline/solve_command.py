@@ -124,12 +124,11 @@ def pass_alive_answer(problem, alive, path: str, args, guide=None) -> tuple[dict
                          move=move, line_ko_master="defender", nodes=0,
                          seconds=time.perf_counter() - started)
     size = problem.size
-    why = (f"pass-alive on the whole board: its eyes at {alive.eye_words(size)} are its own liberties, "
-           f"which {colour_name(3 - defender)} can never fill; no frame, whatever the surroundings")
+    why = alive.why(size, 3 - defender)
     row = {"file": path, "to_play": color_letter(problem.to_play), "target": go_point(*problem.target, size),
            "target_sgf": sgf_point(*problem.target), "defender": color_letter(defender),
            **answer_fields(answer, size, problem.target), "frame": None, "wider_frame": None,
-           "pass_alive": [[go_point(*p, size) for p in eye] for eye in alive.eyes],
+           "pass_alive": alive.points(size),
            "guide": guide.source if guide is not None else None}
     text = f"{path}: {row['verdict']} (proved, 0 nodes, {answer.seconds:.2f} s)\n  {why}"
     if args.pv:

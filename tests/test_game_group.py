@@ -393,7 +393,7 @@ def test_a_pass_alive_group_is_answered_on_the_whole_board_without_a_frame(tmp_p
     does: Benson's test answers it on the whole board, for either side first, with no frame."""
     import json
 
-    from pipeline.cli import main
+    from cli.main import main
 
     def turn(point: str) -> str:
         return go_point(*transform_point(*parse_go_point(point, 9), symmetry, 9), 9)
@@ -419,6 +419,16 @@ def test_a_pass_alive_group_is_answered_on_the_whole_board_without_a_frame(tmp_p
     assert main(["solve", str(record), "--group", stone, "--no-guide", "--sgf-out", str(answer)]) == 0
     root = sgf.Sgf_game.from_bytes(answer.read_bytes()).get_root()
     assert "Pass-alive on the whole board" in root.get("C") and not root.has_property("TR")
+    capsys.readouterr()
+    # eval gives the same exact answer, and asks no network of an unframed board
+    assert main(["eval", str(record), "--group", stone, "--to-play", "B", "--json"]) == 0
+    row = json.loads(capsys.readouterr().out)
+    assert (row["verdict"], row["network"]) == (f"Black to play cannot kill the white group at {stone}: it lives",
+                                                None)
+    assert main(["eval", str(record), "--group", stone, "--picture", str(tmp_path / "p.png")]) == 0
+    out, err = capsys.readouterr()
+    assert "lives as it stands; no move needed; pass-alive on the whole board" in out
+    assert "picture: none for" in err and not (tmp_path / "p.png").exists()
 
 
 def test_only_a_pass_alive_group_goes_without_a_frame(final):
