@@ -5,86 +5,22 @@
 
 This module holds the command: its options, the files read and what is printed;
 the evaluation is :mod:`model.evaluate`'s, the words :mod:`model.answer_words`',
-the picture :mod:`model.picture`'s.
-
-Without ``--model`` it uses the network shipped in the repository
-(``model/networks/conv-books/model-5bit.tsq``, :mod:`model.shipped`);
-``--model`` names a packed file or a model folder (its ``model-5bit.tsq``).
-A folder among the inputs stands for every ``*.sgf`` below it, sorted; a
-folder without any is a bad input (:mod:`pipeline.batch`, as ``solve``).
-
-For each file it cuts the windows of the target block (``pipeline.planes.windows``),
-evaluates them with the numpy evaluator and prints, in Go coordinates
-(:mod:`solver.coordinates`, ``C17``: column letter without I, row counted
-from the bottom) and colours in words, one line (folded here)::
+the picture :mod:`model.picture`'s.  Without ``--model`` it uses the shipped
+network (:mod:`model.shipped`).  For each file, one line (folded here)::
 
     bent-three-corner-kill.sgf: if White plays first: is the black group at M3 safe? network:
     P(safe) = 0.30, probably dies; moves: N1 0.997, K1 0.002, K3 0.001; if Black plays first:
     P(safe) = 1.00
 
-the probability that the target is safe with PL moving first (the mean over
-the block's windows), said with ``tsumego solve``'s verbs (lives, dies), PL's
-K most likely moves (each window's move head mapped back to the board and
-averaged), the network's answer with the other side first, then the file's own label (``TS``)
-in words if it has one (``file's label: unsafe``).  P(safe) is also averaged over
-the 8 symmetries of each window unless ``--no-symmetries``: that scored
-higher on the records of problems the network never saw (measured:
-RESULTS.md, "Dense network on the reference problems" and "The shipped
-network, longer and with the reference problems").
-
-The line says ``maybe lives (unsure: ...)`` instead of ``probably lives``
-when P(safe) as printed (two decimals) lies within ``UNSURE_BELOW..UNSURE_ABOVE``
-or when the two answers contradict each other (:func:`why_unsure`).
-``--solve`` proves every answer with the exact solver (PL first, ``--max-nodes``
-a file) and adds its answer in ``tsumego solve``'s words
-(:mod:`pipeline.group_answer`: ko said as ko, no move where none is needed),
-``solver: White to play kills the black group at M3: W N1 (proved, ...), as
-the network said``, or ``solver: unknown within N nodes`` when the budget runs
-out: the network's answer then stands.
-
-``--json`` prints one object a file instead: ``file``, ``to_play`` (``B`` or
-``W``, as ``solve --json``), ``target`` (``M3``) and ``target_sgf`` (``lk``),
-``safe``, ``safe_other_first``, ``unsure`` (true or false) and
-``unsure_why``, ``label`` (``TS``: 1, 0 or null), ``moves`` (``{"move":
-"N1", "sgf": "mm", "p": 0.997}``, best first), with ``--end-state`` the
-``end_state`` rows and with ``--solve`` ``solver`` (``status``, ``move``,
-``sgf``, ``verdict``, ``ko``, ``standing``, ``nodes``, ``seconds``, ``nodes_total``,
-``seconds_total``, as ``solve --json``; the move null where PL has no winning one,
-``pass``/``""`` where none is needed).
-
-A bad file gets one error line naming it; the others are still evaluated.
-A position ``tsumego solve`` refuses (an open wall, a search area over
-``--max-area``) is refused with the same line: the network was trained on
-enclosed positions only.  The run ends with one line on stderr, ``eval: read
-N = answered A + rejected R``, and the exit code is 1 when any input was
-rejected.
-
-``--end-state`` (a network with the end-state head) also prints the board at
-the end as the network sees it: each point's most likely owner once the
-principal variation is played out (each window's answer mapped back to the
-board, averaged over the windows that reach the point), beside the board now,
-Go coordinates on the edges; with ``--json`` it is the ``end_state`` rows
-(top row first).
-
-``--picture`` draws each board as a Go player reads it (:func:`draw_board`),
-the part around the stones and moves only: black and white stones, Go coordinates on the four sides, the target
-block's stones marked with a blue square, a halo around every stone coloured
-by the network's belief that its block survives when PL moves first, the
-title's question asked of every block (green safe, red dead; the colorbar
-says so), PL's best moves numbered
-1, 2, 3, and the question with the network's (and the solver's) answer as the
-title.  With ``--end-state``, what the network expects to change by the end:
-a square in a colour on each point that colour holds at the end but not now,
-a cross on each stone gone.  It prints ``picture: PATH`` (on stderr with
-``--json``, so that stdout stays JSON lines).  With several files, each
-picture is named ``<picture stem>-<file stem>.<ext>``; two files of one stem
-are refused before any evaluation, and so is a picture that exists already,
-unless ``--force``; missing folders on its way are created.
-
-With ``--group`` the line (and ``--json``'s ``frame``) lists the stones the
-frame added, the picture marks them with grey triangles, and ``--solve``
-checks its proof against a wider frame (:mod:`pipeline.frame_check`), saying
-where the group depends on the surroundings.
+``maybe`` instead of ``probably`` within the unsure band or where the two
+answers contradict each other; ``--solve`` adds the exact solver's answer in
+``tsumego solve``'s words; ``--json`` one object a file; ``--picture`` the board
+as a Go player reads it; ``--group`` a group of a game record, framed as
+``solve --group`` frames it (a pass-alive group answered exactly, without a
+frame and without the network).  A position ``solve`` refuses is refused with
+the same line; the run ends with ``eval: read N = answered A + rejected R``,
+exit code 1 if any input was rejected.  Every option and field:
+docs/model.md, "Modules" (``tsumego eval``).
 """
 from __future__ import annotations
 

@@ -1,65 +1,25 @@
 """``tsumego report``: what a researcher needs to judge the trained network.
 
-``tsumego report --model DIR [--data DIR] [--split test|all] [--out reports] [--no-symmetries]
-[--trees DIR]``
-evaluates the float and the b-bit packed networks (``tsumego quantize``
-writes both) on the test split with the numpy evaluator, also over the 8
-symmetries of every window unless ``--no-symmetries``, and writes:
+Evaluates the float and the b-bit packed networks (``tsumego quantize`` writes
+both) on the test split (``all``: both splits of records never trained on)
+with the numpy evaluator, also over the 8 symmetries of every window, and
+writes:
 
-* ``summary.md``: overall accuracy, float and b-bit, next to the 95.6% of the
-  original dcnn-eval network (and, for a network with the end-state head, its
-  per-point accuracy on the records with an end state); the mean over the
-  source problems; the accuracy on the problems' root positions, each side
-  moving first; the expected calibration error of P(safe); file sizes; how
-  training went;
-* ``summary.json``: the summary's figures, for scripts: accuracy with its 95%
-  interval, mean over problems, root accuracy, calibration bins and ECE, per
-  network;
-* ``accuracy_by_size.md/.csv/.png``: error by ``AS`` (the number of available
-  moves, the original pipeline's "size"), float and b-bit side by side, each
-  with its 95% Wilson interval, with the count of records (a size with fewer
-  than ``MIN_RECORDS`` is marked ``few records`` and drawn hollow) and how
-  often the move head's top point misses the ``TR`` move;
-* ``reliability.png``: P(safe) in 10 bins against the share of safe records
-  of each bin, the calibration behind the summary's ECE;
-* ``bits.md/.csv/.png``: test error at b = 2..8 and float, by scheme
-  (from ``bits.json`` of ``tsumego quantize``; left out when it ran with
-  ``--no-table``);
-* ``accuracy_by_problem.md/.csv``: each source problem's records and the
-  share of them right, per network (and over the 8 symmetries), so the
-  problems behind a mean can be read one by one;
-* ``training.png``: loss and accuracy by epoch, train and test.
+* ``summary.md`` and ``summary.json``: accuracy, float and b-bit, beside the
+  95.6% of the original dcnn-eval network; the mean over source problems; the
+  accuracy on the problems' root positions (found through ``solve-all``'s
+  trees, ``--trees``); the expected calibration error; sizes; training;
+* ``accuracy_by_size.md/.csv/.png``: error by ``AS`` with 95% Wilson intervals
+  and the record counts (``few records`` under ``MIN_RECORDS``);
+* ``reliability.png``, ``bits.md/.csv/.png``, ``accuracy_by_problem.md/.csv``
+  and ``training.png``.
 
-The records do not say which of them is a problem's root position (the
-problem as given, one side or the other moving first).  The trees of
-``solve-all`` do: their roots are those positions, and a subproblem file is
-named by a hash of its position, so the root records are found by file name.
-``--trees DIR`` names the ``trees/`` folder; by default it is
-``solve-all/trees`` beside the records' folder (``out/tfrecords`` ->
-``out/solve-all/trees``, as ``make`` lays them out), and without one the
-summary says there is no root accuracy.
-
-``--exclude-problems FILE`` leaves out of every figure the records of the
-source problems FILE lists (one id a line, as the records' ``GN``, e.g.
-``gop/18354``; ``#`` starts a comment): problems the network may have seen in
-another form, such as the copies ``tsumego same-positions`` finds.  The summary
-says how many problems and records were left out.
-
-A folder holding the packed network alone, as the shipped one
-(``model/networks/conv-books``: ``model.json`` and ``model-5bit.tsq``, see
-:mod:`model.shipped`), is reported on as far as it goes: without
-``model-float.tsq`` only the b-bit network is scored (its columns alone in
-the tables), without ``bits.json`` there is no bits table, without
-``history.json`` no ``training.png``.
-
-``--split all`` scores every record of ``--data``, both splits, for records
-of problems the network never trained on: say a network trained on
-generated problems only, scored on every reference problem.  It is refused
-for the folders the network was trained on.
-
-This module is the command: its options, what it reads and where it writes.
-The figures are computed in :mod:`model.report_stats`, put in words and
-tables in :mod:`model.report_markdown` and drawn in :mod:`model.report_plots`.
+``--exclude-problems FILE`` leaves the problems it lists out of every figure;
+a folder holding a packed network alone (the shipped one) is reported on as
+far as it goes.  The options are built in ``cli/report.py``; the figures are
+computed in :mod:`model.report_stats`, written in :mod:`model.report_markdown`
+and drawn in :mod:`model.report_plots`.  Every file and option: docs/model.md,
+"Modules" (``tsumego report``).
 """
 from __future__ import annotations
 

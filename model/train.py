@@ -1,65 +1,27 @@
 """``tsumego train``: fit the network on the records of ``tsumego features``.
 
-``tsumego train --data DIR --out DIR [--epochs N] [--minutes M] [--seed S]
-[--validation-fraction F | --keep last] [--without PLANE,...] [--resume MODEL_DIR] [--extra-train DIR ...]``
-
 Every epoch reads each training record once, through a random window of the
-target block and a random symmetry (``model.dataset``).  Adam with L2 on the
-kernels; ``--without`` leaves planes out (plane names of ``features.json`` or
-plane-group names such as ``tactics``), to measure what they are worth on
-the same records.  A share of the train split's records (``--validation-fraction``,
-in whole problems: :mod:`model.validation`) is held back and its loss watched
-after every epoch: the learning rate halves when it has not improved for
-half of ``--patience`` epochs, and training stops when it has not improved
-for ``--patience`` epochs, or when the ``--minutes`` budget is spent; the
-best epoch's weights are kept, and the test split is scored once with them,
-so its figure took no part in choosing them.  ``--validation-fraction 0``
-watches the test split instead (every train problem is trained on; the
-test figure is then the chosen epoch's).  ``--keep last`` chooses nothing:
-a ``--schedule cosine`` run goes to ``--epochs`` on every train problem and
-keeps its last weights (what ``make train`` does: on ``make all``'s records
-the held-back problems cost more than the choice gained, RESULTS.md).
+target block and a random symmetry (:mod:`model.dataset`); Adam with L2 on the
+kernels.  A share of the train split's problems (``--validation-fraction``,
+:mod:`model.validation`) is held back and watched after every epoch to halve
+the learning rate, stop early and choose the kept epoch; the test split is
+scored once, with the weights kept.  ``--keep last`` chooses nothing: a
+cosine schedule to ``--epochs``, its last weights kept (``make train``).
 
-``--resume MODEL_DIR`` starts from the weights another run left in
-``MODEL_DIR`` (same planes; its architecture, width and depth are kept), so
-a network can be trained on in several sittings; ``model.json`` lists the
-earlier runs.  A folder with ``model.json`` and a packed file but no Keras
-model (a shipped network's, ``model/networks/NAME``) lends the packed file's
-weights: the float file's if there is one, else those of the most bits
-(dequantized, so a 5-bit file starts the run where the 5-bit network
-stands).  A run that did not finish (interrupted, or killed with the
-end of a job's time limit) is gone on with instead: ``--resume`` of its folder
-(``--out`` usually the same) rebuilds its network, loads the last epoch's
-weights and continues its epochs, learning rate, early stopping and history
-(:func:`model.checkpoints.unfinished_run`).
+``--resume MODEL_DIR`` trains on from another run's weights (a shipped
+network's packed file lends its dequantized weights), or goes on with an
+unfinished run (:func:`model.checkpoints.unfinished_run`).  ``--extra-train
+DIR`` adds another feature folder's records to training, never to the test
+split; ``--without`` leaves planes out; ``--end-state-weight`` weighs the
+end-state head.  The output folder holds ``model.keras``, ``model.json``,
+``history.json``, ``checkpoints/`` and TensorBoard ``logs/``; every shard is
+read once before training, so a damaged one is named before any work.
 
-``--end-state-weight W`` weighs the loss of the end-state head (who holds
-each point of the window at the end of the principal variation,
-:mod:`model.network`); 0 builds the network without it, and so does a run
-whose training records have no end state (it says so).
-
-``--extra-train DIR`` adds every record of another feature folder (written
-with the same planes; say the records of generated problems) to the
-training records, never to the test split; on a problem split, a folder
-holding one of the test split's problems is refused.  ``--extra-split train``
-reads only the train split of those folders: a folder split by problem
-lends its train problems and keeps its test problems unseen (to be scored
-on later).
-
-The output folder holds ``model.keras``, ``model.json`` (planes, options,
-seed, data folder, epochs), ``history.json`` (the Keras history, for the
-report's curves), ``checkpoints/best.weights.h5`` and TensorBoard ``logs/``.
-While a run trains, ``checkpoints/`` also holds ``last.weights.h5`` and
-``progress.json`` (the run's spec and where it stands), rewritten whole after
-every epoch and removed once ``model.json`` is written.
-Every shard is read once before training, so a damaged one is named before
-any work (:mod:`model.shards`); a run that fails, or is interrupted before
-its first epoch ends, removes what it wrote there; one interrupted later
-keeps ``checkpoints/`` and ``logs/`` to go on with (:func:`model.fit.fit`).
-
-This module holds how a run is set up from its options (:class:`model.train_options.TrainOptions`,
-which :mod:`cli.train` builds from the command line).  The fit loop and its callbacks are :mod:`model.fit`'s; the files of
-an unfinished run and how a run goes on with them, :mod:`model.checkpoints`'.
+This module holds how a run is set up from its options
+(:class:`model.train_options.TrainOptions`, which :mod:`cli.train` builds from
+the command line); the fit loop is :mod:`model.fit`'s, an unfinished run's
+files :mod:`model.checkpoints`'.  Every option: docs/model.md, "Modules" and
+"Checkpoints: going on after an interruption".
 """
 from __future__ import annotations
 
