@@ -107,3 +107,33 @@ def test_a_layer_imports_only_the_layers_below(importer, imported):
 
 def test_nothing_imports_the_command_line():
     assert sorted(a for a, targets in GRAPH.items() if "pipeline.cli" in targets) == []
+
+
+# The longest a function of the packages below may be, in lines (its decorators left out,
+# its docstring and comments counted): one that grows past it is split into named steps.
+MAX_FUNCTION_LINES = 150
+MEASURED_PACKAGES = ("solver", "pipeline", "model")
+
+
+def function_lengths(packages=MEASURED_PACKAGES) -> dict[str, int]:
+    """Every function's (and method's, nested ones' too) length in lines, by
+    ``path:line name``."""
+    lengths = {}
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    where = f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
+                    lengths[where] = node.end_lineno - node.lineno + 1
+    return lengths
+
+
+def test_the_lengths_are_measured():
+    lengths = function_lengths()
+    assert len(lengths) > 500
+    assert any(where.startswith("solver/dfpn.py:") and where.endswith(" _mid") for where in lengths)
+
+
+def test_no_function_is_too_long():
+    too_long = {where: lines for where, lines in function_lengths().items() if lines > MAX_FUNCTION_LINES}
+    assert too_long == {}
