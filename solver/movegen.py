@@ -32,10 +32,10 @@ from .table import NODES, TAGS
 
 # The search state: one array (or number) per named slot, in this order.  The searches
 # take it as one tuple, whose slots numba reads at a constant index as cheaply as a
-# local; a NamedTuple (SearchContext) so that Python reads it by name too.  Each slot's
-# index is the constant C_ and its name in capitals (C_MOVES = CONTEXT_SLOTS.index("moves")),
-# defined below from this list alone.  A row per depth is int32/float64/uint64
-# [MAX_DEPTH + 2, area points + 1], one entry a generated move.
+# local; a NamedTuple (SearchContext), so that Python builds and reads it by name.  Each
+# slot's index is C_ and its name in capitals (C_MOVES == CONTEXT_SLOTS.index("moves")),
+# defined below from this list alone.  A row per depth is [MAX_DEPTH + 2, area points + 1],
+# an entry a generated move.
 CONTEXT_SLOTS = (
     # the board (solver.board) and its Zobrist hash
     "cells", "safe", "mark", "stack", "undo", "meta", "hash", "zobrist", "stride",
@@ -86,7 +86,10 @@ CONTEXT_SLOTS = (
     "sibling_hints",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
+# C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved
+# moves its constant with it (tests/test_search_context.py)
 globals().update({f"C_{slot.upper()}": index for index, slot in enumerate(CONTEXT_SLOTS)})
+
 # liberties counted at most for C_TARGET_LIBERTIES and C_OPPONENT_LIBERTIES
 COUNTED_LIBERTIES = 8
 
