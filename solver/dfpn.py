@@ -371,6 +371,138 @@ def _simulate(context, keys, values, work, color, prover, km, depth, twin_delta,
     return True
 
 
+@inline_kernel
+def _settled(context, keys, values, work, counters, key, path_key, color, km, depth, first_visit):
+    """(settled, phi, delta, reliance, move) of a node settled without expanding it: by
+    static life, the depth cap, or on its first visit the race count; static life and the
+    race stored as exact (the depth cap's loss relies on the path)."""
+    if color != context[C_CELLS][context[C_TARGET]] and target_lives(context):
+        # static life: the defender wins whatever the path (solver.life)
+        _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
+        return True, INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
+    if depth > MAX_DEPTH:
+        return True, INFINITE, np.int64(0), 0, NO_MOVE
+    if context[C_RACE][0] != 0 and first_visit:
+        # the race count, on a node's first visit only: a node df-pn expands again had no claim
+        # then (counted on every visit, it took 1.29 of the time on the reference problems,
+        # 1.13 so: RESULTS.md, "Capturing races read by counting")
+        claim = race_verdict(context, color, km, depth)
+        if claim != NO_CLAIM:
+            # the attacker captures the target whatever the path (solver.race)
+            counters[RACE_PROOFS] += 1
+            if claim == NO_MOVE:   # the defender to move loses
+                _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
+                return True, INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
+            _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, claim, False, 1)
+            return True, np.int64(0), INFINITE, INF_DEPTH, claim
+    return False, np.int64(1), np.int64(1), 0, NO_MOVE
+
+
+@inline_kernel
+def _sibling_hint(context, keys, values, position, color, km, depth):
+    """The sibling hint, as in DFS (solver.dfs): the move that won the position this node
+    answers to in the subtree of its first refuted sibling; NO_MOVE if none."""
+    sibling = context[C_SIBLING]
+    if sibling[depth] != 0:
+        twin = _slot_of(keys, node_key_after(position ^ sibling[depth], color, km,
+                                             depth > 0 and context[C_PATH][depth - 1] == position))
+        if twin >= 0 and values[twin, V_PHI] == 0:
+            return values[twin, V_MOVE]
+    return NO_MOVE
+
+
+@inline_kernel
+def _read_children(keys, values, row, moves, hashes, n, opp, child_signature, depth, first):
+    """The node's numbers from its children's (row): (phi, delta, best child, its phi, the
+    second-best delta, the first child proven lost for the mover or -1).  After the first
+    pass the unsolved children are read again from the table: a transposition met
+    elsewhere may have moved their numbers on."""
+    phi = INFINITE
+    delta = np.int64(0)
+    best = -1
+    best_phi = INFINITE
+    second = INFINITE
+    refuted = -1
+    for i in range(n):
+        if not first and row[i, S_SOLVED] == 0:
+            child_key = node_key_after(hashes[i], opp, row[i, S_KM], moves[i] == PASS)
+            if row[i, S_ON_PATH_KEY]:
+                child_key ^= child_signature
+            s = _slot_of(keys, child_key)
+            if s >= 0:
+                _set_child(row, i, values, s, row[i, S_ON_PATH_KEY] == 1, depth)
+        c_phi = row[i, S_PHI]
+        c_delta = row[i, S_DELTA]
+        if c_phi == 0 and refuted < 0:
+            refuted = i
+        delta = _add(delta, c_phi)
+        if c_delta < phi:
+            second = phi
+            phi = c_delta
+            best = i
+            best_phi = c_phi
+        elif c_delta < second:
+            second = c_delta
+    return phi, delta, best, best_phi, second, refuted
+
+
+@inline_kernel
+def _simulate_best(context, keys, values, work, counters, row, moves, hashes, best, refuted, color, km, depth,
+                   simulation):
+    """Kawano's simulation (:func:`_simulate`) on the best child, tried only where it is met
+    for the first time beside a move refuted on every path, with that refutation: 1 where
+    it proves the child lost for the mover (exactly: its row says so), -1 where the search
+    was stopped meanwhile, 0 otherwise."""
+    p = moves[best]
+    if not (simulation > 0 and refuted >= 0 and p != PASS and moves[refuted] != PASS
+            and row[refuted, S_REPD] == INF_DEPTH and row[best, S_CYCLE] == INF_DEPTH
+            and _slot_of(keys, node_key_after(hashes[best], 3 - color, km, False)) < 0):
+        return 0
+    counters[SIMULATIONS] += 1
+    play_move(context, p, color)
+    proved = _simulate(context, keys, values, work, 3 - color, 3 - color, km, depth + 1,
+                       hashes[best] ^ hashes[refuted], counters[NODES] + simulation)
+    undo_move(context)
+    if counters[ABORT] != 0:
+        return -1
+    if not proved:
+        return 0
+    counters[SIMULATED] += 1
+    row[best, S_PHI] = 0
+    row[best, S_DELTA] = INFINITE
+    row[best, S_REPD] = INF_DEPTH
+    row[best, S_SOLVED] = 1
+    return 1
+
+
+@inline_kernel
+def _node_result(context, row, moves, depths, n, phi, delta, best, earliest, cycle, color):
+    """(reliance depth, move) of a node whose children's numbers are phi and delta."""
+    move = NO_MOVE
+    if phi == 0:
+        # a win relies on what the winning move's line relies on
+        repd = INF_DEPTH
+        for i in range(n):
+            if row[i, S_DELTA] == 0:
+                repd = min(row[i, S_REPD], depths[i])
+                move = moves[i]
+                if move != PASS:
+                    context[C_CUTOFFS][color, move] += 1.0   # the history heuristic, as in DFS
+                break
+    elif delta == 0:
+        # a loss relies on every move's line and on the moves forbidden here
+        repd = earliest
+        for i in range(n):
+            repd = min(repd, row[i, S_REPD], depths[i])
+    else:
+        # working numbers rely on every child's, passes included
+        repd = min(earliest, cycle)
+        for i in range(n):
+            repd = min(repd, row[i, S_REPD], depths[i])
+        move = moves[best] if best >= 0 else NO_MOVE
+    return repd, move
+
+
 @kernel
 def _mid(context, keys, values, work, scratch, stack, root, signature, color, km, depth,
          th_phi, th_delta, cycle):
@@ -393,34 +525,11 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     known, _ = _lookup(keys, values, key, path_key, cycle)
     if known >= 0 and _is_solved(values, known):
         return values[known, V_PHI], values[known, V_DELTA], values[known, V_REPD], values[known, V_MOVE]
-    if color != context[C_CELLS][context[C_TARGET]] and target_lives(context):
-        # static life: the defender wins whatever the path (solver.life)
-        _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
-        return INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
-    hint = values[known, V_MOVE] if known >= 0 else NO_MOVE
-    sibling = context[C_SIBLING]
-    if known < 0 and sibling[depth] != 0:
-        # the sibling hint, as in DFS (solver.dfs): the move that won the position this one
-        # answers to in the subtree of the node's first refuted sibling
-        twin = _slot_of(keys, node_key_after(position ^ sibling[depth], color, km,
-                                             depth > 0 and context[C_PATH][depth - 1] == position))
-        if twin >= 0 and values[twin, V_PHI] == 0:
-            hint = values[twin, V_MOVE]
-    if depth > MAX_DEPTH:
-        return INFINITE, np.int64(0), 0, NO_MOVE
-    if context[C_RACE][0] != 0 and known < 0:
-        # the race count, on a node's first visit only: a node df-pn expands again had no claim
-        # then (counted on every visit, it took 1.29 of the time on the reference problems,
-        # 1.13 so: RESULTS.md, "Capturing races read by counting")
-        claim = race_verdict(context, color, km, depth)
-        if claim != NO_CLAIM:
-            # the attacker captures the target whatever the path (solver.race)
-            counters[RACE_PROOFS] += 1
-            if claim == NO_MOVE:   # the defender to move loses
-                _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
-                return INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
-            _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, claim, False, 1)
-            return np.int64(0), INFINITE, INF_DEPTH, claim
+    settled, phi, delta, repd, move = _settled(context, keys, values, work, counters, key, path_key, color, km,
+                                               depth, known < 0)
+    if settled:
+        return phi, delta, repd, move
+    hint = values[known, V_MOVE] if known >= 0 else _sibling_hint(context, keys, values, position, color, km, depth)
 
     n, earliest = generate_moves(context, color, km, depth, hint)
     sort_moves(context, depth, n)
@@ -433,46 +542,19 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     stack[depth] = key
     child_signature = _child_signature(signature, position)
     _prepare_children(context, keys, values, scratch, stack, root, n, color, km, depth, child_signature)
-    depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
     path = context[C_PATH]
     tags = context[C_TAGS]
+    sibling = context[C_SIBLING]
     row = scratch[depth]
     hinting = context[C_SIBLING_HINTS][0] != 0
     simulation = context[C_SIBLING_HINTS][1]
 
-    phi = INFINITE
-    delta = np.int64(0)
     best = -1
     first = True
     while True:
-        phi = INFINITE
-        delta = np.int64(0)
-        best = -1
-        best_phi = INFINITE
-        second = INFINITE
-        refuted = -1   # the first child proven lost for the mover (the sibling hints)
-        for i in range(n):
-            if not first and row[i, S_SOLVED] == 0:
-                # a transposition met elsewhere may have moved its numbers on
-                child_key = node_key_after(hashes[i], opp, row[i, S_KM], moves[i] == PASS)
-                if row[i, S_ON_PATH_KEY]:
-                    child_key ^= child_signature
-                s = _slot_of(keys, child_key)
-                if s >= 0:
-                    _set_child(row, i, values, s, row[i, S_ON_PATH_KEY] == 1, depth)
-            c_phi = row[i, S_PHI]
-            c_delta = row[i, S_DELTA]
-            if c_phi == 0 and refuted < 0:
-                refuted = i
-            delta = _add(delta, c_phi)
-            if c_delta < phi:
-                second = phi
-                phi = c_delta
-                best = i
-                best_phi = c_phi
-            elif c_delta < second:
-                second = c_delta
+        phi, delta, best, best_phi, second, refuted = _read_children(keys, values, row, moves, hashes, n, opp,
+                                                                     child_signature, depth, first)
         first = False
         if phi == 0 or delta == 0 or phi >= th_phi or delta >= th_delta:
             break
@@ -480,25 +562,12 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         child_th_delta = min(th_phi, second + second // EPSILON_DIVISOR + 1)
         p = moves[best]
         path[depth] = position
-        if (simulation > 0 and refuted >= 0 and p != PASS and moves[refuted] != PASS
-                and row[refuted, S_REPD] == INF_DEPTH and row[best, S_CYCLE] == INF_DEPTH
-                and _slot_of(keys, node_key_after(hashes[best], opp, km, False)) < 0):
-            # a child met for the first time beside a move refuted on every path: first try
-            # that refutation on it (Kawano's simulation, _simulate), which proves it exactly
-            counters[SIMULATIONS] += 1
-            play_move(context, p, color)
-            proved = _simulate(context, keys, values, work, opp, opp, km, depth + 1,
-                               hashes[best] ^ hashes[refuted], counters[NODES] + simulation)
-            undo_move(context)
-            if counters[ABORT] != 0:
-                return np.int64(1), np.int64(1), 0, NO_MOVE
-            if proved:
-                counters[SIMULATED] += 1
-                row[best, S_PHI] = 0
-                row[best, S_DELTA] = INFINITE
-                row[best, S_REPD] = INF_DEPTH
-                row[best, S_SOLVED] = 1
-                continue
+        simulated = _simulate_best(context, keys, values, work, counters, row, moves, hashes, best, refuted, color,
+                                   km, depth, simulation)
+        if simulated < 0:
+            return np.int64(1), np.int64(1), 0, NO_MOVE
+        if simulated > 0:
+            continue
         if hinting:
             # the child answers to the first child proven lost for the mover, if any (never
             # the best one: a lost child's delta is INFINITE, and the search stops when all are)
@@ -530,28 +599,8 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
             # where the child stored its numbers (see the end of this function)
             row[best, S_ON_PATH_KEY] = 1 if r_repd <= depth + 2 else 0
 
-    move = NO_MOVE
-    if phi == 0:
-        # a win relies on what the winning move's line relies on
-        repd = INF_DEPTH
-        for i in range(n):
-            if row[i, S_DELTA] == 0:
-                repd = min(row[i, S_REPD], depths[i])
-                move = moves[i]
-                if move != PASS:
-                    context[C_CUTOFFS][color, move] += 1.0   # the history heuristic, as in DFS
-                break
-    elif delta == 0:
-        # a loss relies on every move's line and on the moves forbidden here
-        repd = earliest
-        for i in range(n):
-            repd = min(repd, row[i, S_REPD], depths[i])
-    else:
-        # working numbers rely on every child's, passes included
-        repd = min(earliest, cycle)
-        for i in range(n):
-            repd = min(repd, row[i, S_REPD], depths[i])
-        move = moves[best] if best >= 0 else NO_MOVE
+    repd, move = _node_result(context, row, moves, context[C_DEPTHS][depth], n, phi, delta, best, earliest, cycle,
+                              color)
     _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, repd <= depth + 1,
            counters[NODES] - first_node + 1)
     return phi, delta, repd, move

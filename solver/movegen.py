@@ -1,13 +1,13 @@
 """Move generation and ordering for both searches.
 
-``context`` is the tuple of arrays a search runs on (built by
-:class:`solver.solver.Solver`).  :func:`generate_moves` tries every point
-of the search area, keeps the legal ones, drops those the rules forbid
-(repetition by a side that is not ko master; a defender move that leaves the
-target in atari, which loses at once; with the attacker as ko master, a defender
-move that fills an eye of the target, which its pass dominates, and the attacker's
-pass while no pass situation is on the path, which never wins where no move does),
-and scores the rest so that the likely best move comes first.  A defender move after
+``context`` is the search state a search runs on (a :class:`SearchContext`, its slots
+named in :data:`CONTEXT_SLOTS`, built by :class:`solver.solver.Solver`).
+:func:`generate_moves` tries every point of the search area, keeps the legal ones,
+drops those the rules forbid (repetition by a side that is not ko master; a defender
+move that leaves the target in atari, which loses at once; with the attacker as ko
+master, a defender move that fills an eye of the target, which its pass dominates,
+and the attacker's pass while no pass situation is on the path, which never wins
+where no move does), and scores the rest so that the likely best move comes first.  A defender move after
 which the target is pass-alive (:mod:`solver.life`) wins on every path: it is
 returned alone.  Results go into per-depth rows of preallocated buffers, so nothing
 is allocated per node.
@@ -19,6 +19,7 @@ moves of the nodes it cuts (:func:`record_cut`), from which the weights are fitt
 """
 from __future__ import annotations
 
+from collections import namedtuple
 
 import numpy as np
 
@@ -29,36 +30,66 @@ from .patterns import learned_weight, move_code, neighbourhood
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
 from .table import NODES, TAGS
 
-# context tuple layout; C_IN_AREA .. C_REGION_VITAL are the scratch of solver.life
-# (C_IN_AREA marks the area's points and the target block's stones); C_PRIOR is
-# the move prior of a guided solve, float64 [colour, cell], zero when unguided, and
-# C_PRIOR_WEIGHT its weight in the move order and the nodes over which it fades (0:
-# it does not), float64 [2]; C_TARGET_LIBERTIES is a row per depth beside C_MOVES:
-# the target's liberties after each move (counted up to 8, 0 where the move captures
-# it), which df-pn's first numbers for a child read;
-# C_CUTOFFS counts, float64 [colour, cell], how often each move has won a node for
-# that colour in this solve (the history heuristic);
-# C_PATTERN_TABLE is the learned weights (solver.patterns, TABLE_SIZE float64) and
-# C_PATTERN_SCALE their scale, float64 [1] (0: the liberty heuristic orders instead);
-# C_MOVE_CODES is a row per depth beside C_MOVES: each move's code (solver.patterns;
-# its neighbourhood left 0 where neither the patterns nor a record read it);
-# C_RECORD and C_RECORD_COUNT are where DFS records the moves of the nodes it cuts
-# (record_cut; a single row: it records nothing); C_RACE is int64 [2]: [0] 1 where the
-# searches end a node whose capturing race the count settles (solver.race), 0 where not;
-# [1] the cost df-pn gives the defender's race lead in a fresh child's first numbers
-# (0: none, and the opponents' liberties are not counted);
-# C_OPPONENT_LIBERTIES is a row per depth beside C_MOVES: the fewest liberties of the
-# attacker's blocks beside the target without a wall stone after each move, counted
-# only where C_RACE[1] is set and only up to one more than the target's (all a lead
-# needs); COUNTED_LIBERTIES where not counted;
-# C_SIBLING is uint64, a cell per depth: the hash difference between the node's position
-# and the one it answers to in the subtree of a sibling already refuted (0: none), and
-# C_SIBLING_HINTS int64 [1], 1 where the searches take a move from that position (solver.dfs)
-(C_CELLS, C_SAFE, C_MARK, C_STACK, C_UNDO, C_META, C_HASH, C_ZOBRIST, C_STRIDE,
- C_AREA, C_TARGET, C_PATH, C_TAGS, C_COUNTERS, C_MOVES, C_SCORES, C_DEPTHS, C_HASHES,
- C_IN_AREA, C_LABELS, C_REGION_BORDER, C_REGION_VITAL, C_PRIOR, C_PRIOR_WEIGHT,
- C_TARGET_LIBERTIES, C_CUTOFFS, C_PATTERN_TABLE, C_PATTERN_SCALE, C_MOVE_CODES,
- C_RECORD, C_RECORD_COUNT, C_RACE, C_OPPONENT_LIBERTIES, C_SIBLING, C_SIBLING_HINTS) = range(35)
+# The search state: one array (or number) per named slot, in this order.  The searches
+# take it as one tuple, whose slots numba reads at a constant index as cheaply as a
+# local; a NamedTuple (SearchContext), so that Python builds and reads it by name.  Each
+# slot's index is C_ and its name in capitals (C_MOVES == CONTEXT_SLOTS.index("moves")),
+# defined below from this list alone.  A row per depth is [MAX_DEPTH + 2, area points + 1],
+# an entry a generated move.
+CONTEXT_SLOTS = (
+    # the board (solver.board) and its Zobrist hash
+    "cells", "safe", "mark", "stack", "undo", "meta", "hash", "zobrist", "stride",
+    "area",             # the search area's points, int32 board indices
+    "target",           # a stone of the target block
+    "path",             # the position hash at each depth of the path, uint64
+    "tags",             # the pass situations met on the path, uint64 (solver.rules)
+    "counters",         # nodes, abort reason, table fill and the other counts (solver.table)
+    "moves",            # a row per depth: the generated moves
+    "scores",           # a row per depth beside moves: each move's score in the order
+    "depths",           # a row per depth beside moves: the repetition depth each move meets
+    "hashes",           # a row per depth beside moves: the child position's hash
+    # the scratch of solver.life; in_area marks the area's points and the target block's stones
+    "in_area", "labels", "region_border", "region_vital",
+    # the move prior of a guided solve, float64 [colour, cell], zero when unguided
+    "prior",
+    # the prior's weight in the move order and the nodes over which it fades (0: it does
+    # not), float64 [2]
+    "prior_weight",
+    # a row per depth beside moves: the target's liberties after each move (counted up to
+    # COUNTED_LIBERTIES, 0 where the move captures it), which df-pn's first numbers read
+    "target_liberties",
+    # how often each move has won a node for that colour in this solve, float64
+    # [colour, cell] (the history heuristic)
+    "cutoffs",
+    # the learned weights (solver.patterns, TABLE_SIZE float64) and their scale, float64 [1]
+    # (0: the liberty heuristic orders instead)
+    "pattern_table", "pattern_scale",
+    # a row per depth beside moves: each move's code (solver.patterns; its neighbourhood
+    # left 0 where neither the patterns nor a record read it)
+    "move_codes",
+    # where DFS records the moves of the nodes it cuts (record_cut; a single row: it
+    # records nothing), and the rows and cuts so far (RECORD_ROWS, RECORD_CUTS)
+    "record", "record_count",
+    # int64 [2]: [0] 1 where the searches end a node whose capturing race the count settles
+    # (solver.race), 0 where not; [1] the cost df-pn gives the defender's race lead in a
+    # fresh child's first numbers (0: none, and the opponents' liberties are not counted)
+    "race",
+    # a row per depth beside moves: the fewest liberties of the attacker's blocks beside the
+    # target without a wall stone after each move, counted only where race[1] is set and
+    # only up to one more than the target's (all a lead needs); COUNTED_LIBERTIES where not
+    "opponent_liberties",
+    # uint64, a cell per depth: the hash difference between the node's position and the one
+    # it answers to in the subtree of a sibling already refuted (0: none)
+    "sibling",
+    # int64 [2]: [0] 1 where the searches take a move from that position (solver.dfs);
+    # [1] df-pn's simulation budget (solver.dfpn._simulate; 0: off)
+    "sibling_hints",
+)
+SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
+# C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved
+# moves its constant with it (tests/test_search_context.py)
+globals().update({f"C_{slot.upper()}": index for index, slot in enumerate(CONTEXT_SLOTS)})
+
 # liberties counted at most for C_TARGET_LIBERTIES and C_OPPONENT_LIBERTIES
 COUNTED_LIBERTIES = 8
 

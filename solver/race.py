@@ -6,90 +6,31 @@ about, the target block T against the attacker's blocks around it, and
 answers only where the count is a proof under the search's rules: it says
 "the attacker captures T, and here is a winning move", or nothing.
 
-**The group and its opponents.**  The *group* is T and every defender block
-the defender could join to it: each block beside a liberty of the group, so
-far as that reaches.  Its *opponents* are the attacker's blocks beside it
-that hold no wall stone (:mod:`solver.area`: a wall block has a liberty
-outside the search area and is never captured).
-
-**When the count is a proof.**  Every liberty p of the group must be
-
-* *outside*: p touches no opponent but at least one wall stone, so the
-  attacker fills it for good (its stone joins the wall);
-* *shared*: p touches an opponent;
-* or the *eye*: p touches nothing but the group and the board's edge (one
-  such point at most: two could be two eyes);
-
-and p touches no other attacker block (the defender might capture it).  A
-shared liberty or the eye touches no empty point that is not itself a
-liberty of the group; an outside liberty may: the open points reached from
-the outside liberties through open points are the group's *room*, and each
-of them must touch a wall stone and no stone but the wall's (no opponent,
-no other attacker block, no defender stone).  An attacker stone in the room
-joins the wall for good, a defender stone there only brings the group more
-of the room, and no point of the room can become an eye (each touches the
-wall).  So no defender move gains the group a liberty outside its outside
-liberties and room, its shared liberties and its eye, save the capture of an
-opponent; a stone on a liberty only joins the group's blocks, and every move
-elsewhere leaves their liberties as they are.  The attacker fills T's
-liberties, the outside ones first, then the shared ones, the eye last, as
-long as T lives (a block the defender joins to T brings its liberties, all
-the group's); each of its stones takes a point of the outside liberties, the
-room, the shared liberties or the eye for good, so it needs at most ``x + e
-+ s`` moves, ``x`` counting the outside liberties and the room.  (A block of
-the group the attacker captures on the way touched nothing but attacker
-stones then: its points are closed off from T.)  With room, the last fill
-may be an outside point the defender has just extended to, so every shared
-fill counts as the attacker's own, as with several blocks (``grouped``
-below).  The count asks whether the defender can capture an
-opponent before that.  Each move takes at most one liberty from any block
-holding an opponent's stones (a stone merging opponents leaves the merged
-block at most one liberty short of each part), so with ``y`` the fewest
-liberties of any opponent the defender cannot capture one in time when
+The *group* is T and every defender block the defender could join to it; its
+*opponents* are the attacker's blocks beside it that hold no wall stone
+(:mod:`solver.area`).  The count is a proof only where every liberty of the
+group is *outside* (touches a wall stone and no opponent: the attacker fills
+it for good), *shared* (touches an opponent) or the one *eye* (touches only the
+group and the edge), none touches another attacker block, and the group's
+*room* (open points reached from its outside liberties) touches nothing but
+the wall.  Then the attacker needs at most ``x + e + s`` fills (outside
+liberties and room, the eye, the shared ones), and the defender cannot
+capture an opponent in time when
 
     replies + own < y
 
-where ``replies`` is the number of defender moves before the capture
-(``x + e + s - 1`` with the attacker to move, ``x + e + s`` with the defender
-to move) and ``own`` the attacker's fills that take a liberty of its own
-without capturing T (the shared liberties but the last; all of them when the
-eye is filled last, or when the group holds other blocks, whose outside
-liberties may come after the shared ones).  For T alone, with x outside
-liberties, e the eye, s shared:
+with ``y`` the fewest liberties of any opponent, ``replies`` the defender's
+moves before the capture and ``own`` the attacker's fills that take a liberty
+of its own.  With one opponent these are exactly the races a player counts
+out (``tests/test_race.py`` checks the rule against the abstract race game
+solved by brute force).
 
-* no shared liberty: ``x + e <= y`` with the attacker to move, ``x + e < y``
-  with the defender to move (the side to move gains a tempo; an eye is one
-  more liberty to fill);
-* shared liberties, no eye: the opponent's other liberties ``y - s`` must be
-  at least ``x + s - 1`` / ``x + s`` (the last shared liberty is the capture
-  itself, the others cost the attacker a liberty of its own too);
-* shared liberties and T's eye: ``y - s >= x + s + 1`` / ``x + s + 2`` (the
-  shared liberties count for the side with the eye).
-
-With one opponent these are exactly the races a player counts out: the rule
-equals the outcome of the abstract race game, solved by brute force in
-``tests/test_race.py``.  With several, each is counted as the weakest.  With
-no opponent (``y`` is ``NO_OPPONENT``), T dies whenever the liberties are of
-these kinds.  Every option of the real defender is one the count allows for
-(some real ones are even forbidden: suicide, a repeated position, a pass
-with T in atari), and the attacker's line is legal in the real position, so
-the count's win is a real one.
-
-**Why the win holds on every path** (it is stored as an exact result, as
-static life is).  The line's first move fills an outside liberty of T; that
-stone joins the wall and is never removed (where the defender moves first
-and takes T's last outside liberty itself, its stone joins T and goes only
-with T, which ends the game), so no later position of the line
-can have occurred on the path before, and none repeats within the line (the
-attacker's wall stones only grow): the repetition rule forbids nothing and
-no earlier pass situation comes back.  Before that, the position itself
-could be a pass situation of the path when the defender is to move: the
-count is then claimed only where no pass is on the path or the position is
-not on it.  Where T has no outside liberty (the first stone joins an
-opponent and could be captured), the count is claimed only with the
-attacker as ko master and no pass on the path, or where that stone captures
-T.  The line lasts at most ``2 * (x + e + s) + 1`` moves, and the count is
-not claimed where that would reach the depth cap.
+The line's first stone joins the wall and is never removed, so no later
+position of the line was on the path: the win holds on every path and is
+stored as exact, as static life is.  Where T has no outside liberty, a pass
+situation is on the path, or the line would reach the depth cap, the count
+claims only what still holds there.  Every precondition with its reason, and
+the rule for T alone: docs/solver.md, "Capturing races: the count".
 """
 from __future__ import annotations
 
@@ -244,34 +185,12 @@ def race_verdict(context, color, km, depth):
     return race_count(context, color, km, depth)[0]
 
 
-@kernel
-def race_count(context, color, km, depth):
-    """(verdict as :func:`race_verdict` gives it, x, e, s, y, g, r): the count and its numbers
-    (see the module; ``g`` the defender blocks of the group, ``r`` the open room behind its
-    outside liberties, counted in x); the numbers are -1 where the liberties are not of the
-    kinds counted.
-
-    Scratch: the board's mark and stack, and the static life's labels, region masks and
-    vital list (``C_LABELS``: each point's role; ``C_REGION_BORDER``: the opponents each
-    empty point is a liberty of, as bits; ``C_REGION_VITAL``: the group's liberties and its
-    room, then each opponent's stones as a range of the stack).
-    """
-    cells = context[C_CELLS]
-    safe = context[C_SAFE]
-    mark = context[C_MARK]
-    stack = context[C_STACK]
-    labels = context[C_LABELS]
-    beside = context[C_REGION_BORDER]
-    found = context[C_REGION_VITAL]
-    stride = context[C_STRIDE]
-    target = context[C_TARGET]
+@inline_kernel
+def _gather_group(cells, mark, labels, stack, stride, target, stamp):
+    """The group: T's block, then every defender block beside a liberty of the group, into
+    stack[:n] (T's stones first), marked and labelled; the defender joins them by playing
+    there.  Returns (n, the group's blocks)."""
     defender = cells[target]
-    attacker = 3 - defender
-    stamp = _next_stamp(mark, context[C_META])
-    failed = (NO_CLAIM, -1, -1, -1, -1, -1, -1)
-
-    # The group: T's block, then every defender block beside a liberty of the group, into
-    # stack[:n] (T's stones first); the defender joins them by playing there.
     n = _flood_defender(cells, mark, labels, stack, stride, target, 0, stamp, _TARGET)
     blocks = 1
     i = 0
@@ -285,9 +204,15 @@ def race_count(context, color, km, depth):
                 if cells[u] == defender and mark[u] != stamp:
                     n = _flood_defender(cells, mark, labels, stack, stride, u, n, stamp, _GROUP)
                     blocks += 1
-    # The group's liberties into found[:libs]; the attacker's blocks beside the group, wall or
-    # opponents, into stack[n:top] (the opponents' ranges at found[limit:])
-    limit = found.size - 2 * MAX_OPPONENTS
+    return n, blocks
+
+
+@inline_kernel
+def _gather_liberties(cells, safe, mark, labels, beside, found, stack, stride, n, limit, stamp, attacker):
+    """The liberties of the group in stack[:n] into found[:libs]; the attacker's blocks beside
+    the group, wall or opponents, into stack[n:top], each labelled (the opponents' ranges at
+    found[limit:]).  Returns (libs, opponents, top); libs -1 where the scratch or
+    MAX_OPPONENTS cannot hold them."""
     libs = 0
     opponents = 0
     top = n
@@ -299,7 +224,7 @@ def race_count(context, color, km, depth):
             c = cells[q]
             if c == EMPTY:
                 if libs == limit:
-                    return failed
+                    return -1, opponents, top
                 _note_point(mark, labels, beside, found, q, libs, stamp, _LIBERTY)
                 libs += 1
             elif c == attacker:
@@ -308,14 +233,22 @@ def race_count(context, color, km, depth):
                 role = _WALL
                 if not walled:
                     if opponents == MAX_OPPONENTS:
-                        return failed
+                        return -1, opponents, top
                     role = _OPPONENT + opponents
                     found[limit + 2 * opponents] = start
                     found[limit + 2 * opponents + 1] = top
                     opponents += 1
                 for k in range(start, top):
                     labels[stack[k]] = role
-    # The group's liberties, by kind; T's own among them (the attacker's line fills T's)
+    return libs, opponents, top
+
+
+@inline_kernel
+def _sort_liberties(cells, safe, mark, labels, found, stack, stride, libs, top, stamp, defender, attacker):
+    """The group's liberties found[:libs], by kind; T's own among them (the attacker's line
+    fills T's).  Returns (counted, x, e, s, T's liberties, an outside, a shared and the eye
+    liberty of T (-1: none), whether an outside liberty has room behind it, top);
+    ``counted`` False where a liberty is of no kind the count allows."""
     x = 0
     e = 0
     s = 0
@@ -347,7 +280,8 @@ def race_count(context, color, km, depth):
                     top, far_walled = _flood_far_block(cells, safe, mark, labels, stack, stride, q, top, stamp,
                                                        attacker)
                     if not far_walled:
-                        return failed   # a block the defender's move at p might capture
+                        # a block the defender's move at p might capture
+                        return False, x, e, s, t_libs, outside_point, shared_point, eye_point, with_room, top
                 if labels[q] == _WALL:
                     walled = True
                 else:
@@ -358,7 +292,7 @@ def race_count(context, color, km, depth):
             if room_beside:
                 # room behind a shared liberty is not counted: measured, it settled nothing
                 # more (RESULTS.md, "The race count's room")
-                return failed
+                return False, x, e, s, t_libs, outside_point, shared_point, eye_point, with_room, top
             s += 1
             if of_t:
                 shared_point = p
@@ -372,49 +306,61 @@ def race_count(context, color, km, depth):
             if of_t:
                 eye_point = p
             if e > 1:
-                return failed   # two eyes may live
+                # two eyes may live
+                return False, x, e, s, t_libs, outside_point, shared_point, eye_point, with_room, top
         else:
-            return failed   # room the attacker cannot fill for good
-    # The room behind the outside liberties, into found[libs:libs + room]: every open point
-    # reached from them through open points, each beside a wall stone and beside no other
-    # stone but the wall's, so that an attacker stone there joins the wall for good and a
-    # defender stone there can only bring the group more of the room.
-    room = 0
-    if with_room:
-        # the liberties (found[:libs]) only seed the room; its points are checked as met
-        end = libs
-        i = 0
-        while i < end:
-            r = np.int64(found[i])
-            in_room = i >= libs
-            i += 1
-            walled = False
-            for q in (r - 1, r + 1, r - stride, r + stride):
-                c = cells[q]
-                if c == EMPTY:
-                    if mark[q] != stamp:
-                        if end == limit:
-                            return failed
-                        _note_point(mark, labels, beside, found, q, end, stamp, _ROOM)
-                        end += 1
-                elif c == BORDER or not in_room:
-                    continue
-                elif c == defender:
-                    return failed   # a block the defender could join through the room
-                else:
-                    if mark[q] != stamp:
-                        top, far_walled = _flood_far_block(cells, safe, mark, labels, stack, stride, q, top, stamp,
-                                                           attacker)
-                        if not far_walled:
-                            return failed   # a block the defender might capture
-                    if labels[q] != _WALL:
-                        return failed   # an opponent: the room is no outside liberty
-                    walled = True
-            if in_room and not walled:
-                return failed   # an attacker stone there could be captured
-        room = end - libs
-        x += room
-    # the fewest liberties of any opponent
+            # room the attacker cannot fill for good
+            return False, x, e, s, t_libs, outside_point, shared_point, eye_point, with_room, top
+    return True, x, e, s, t_libs, outside_point, shared_point, eye_point, with_room, top
+
+
+@inline_kernel
+def _count_room(cells, safe, mark, labels, beside, found, stack, stride, libs, limit, top, stamp, defender,
+                attacker):
+    """The room behind the outside liberties, into found[libs:libs + room]: every open point
+    reached from them through open points, each beside a wall stone and beside no other
+    stone but the wall's, so that an attacker stone there joins the wall for good and a
+    defender stone there can only bring the group more of the room.  Returns the room's
+    size, -1 where an open point so reached is not of that kind (or the scratch is full)."""
+    # the liberties (found[:libs]) only seed the room; its points are checked as met
+    end = libs
+    i = 0
+    while i < end:
+        r = np.int64(found[i])
+        in_room = i >= libs
+        i += 1
+        walled = False
+        for q in (r - 1, r + 1, r - stride, r + stride):
+            c = cells[q]
+            if c == EMPTY:
+                if mark[q] != stamp:
+                    if end == limit:
+                        return -1
+                    _note_point(mark, labels, beside, found, q, end, stamp, _ROOM)
+                    end += 1
+            elif c == BORDER or not in_room:
+                continue
+            elif c == defender:
+                return -1   # a block the defender could join through the room
+            else:
+                if mark[q] != stamp:
+                    top, far_walled = _flood_far_block(cells, safe, mark, labels, stack, stride, q, top, stamp,
+                                                       attacker)
+                    if not far_walled:
+                        return -1   # a block the defender might capture
+                if labels[q] != _WALL:
+                    return -1   # an opponent: the room is no outside liberty
+                walled = True
+        if in_room and not walled:
+            return -1   # an attacker stone there could be captured
+    return end - libs
+
+
+@inline_kernel
+def _fewest_opponent_liberties(cells, mark, labels, beside, found, stack, stride, limit, opponents, stamp):
+    """The fewest liberties of any opponent (NO_OPPONENT where there is none), each opponent's
+    stones a range of the stack (found[limit:]); ``beside`` keeps, as bits, the opponents
+    each empty point is a liberty of, so that a point is counted once an opponent."""
     y = NO_OPPONENT
     for b in range(opponents):
         bit = np.uint64(1) << np.uint64(b)
@@ -432,26 +378,83 @@ def race_count(context, color, km, depth):
                     beside[q] |= bit
                     count += 1
         y = min(y, count)
-    attacker_to_move = color == attacker
-    if not _counts(x, e, s, y, attacker_to_move, blocks > 1 or room > 0):
-        return NO_CLAIM, x, e, s, y, blocks, room
-    # the conditions under which the line's win holds on every path (see the module)
-    if depth + 2 * (x + e + s) + 2 > MAX_DEPTH:
-        return NO_CLAIM, x, e, s, y, blocks, room
+    return y
+
+
+@inline_kernel
+def _claim(context, attacker_to_move, km, depth, attacker, fills, t_libs, outside_point, shared_point,
+           eye_point):
+    """The verdict of a count the rule says the attacker wins, ``fills`` the group's
+    liberties and room (x + e + s): NO_CLAIM unless the line's win holds on every path (see
+    the module); else the attacker's first move, NO_MOVE with the defender to move."""
+    if depth + 2 * fills + 2 > MAX_DEPTH:
+        return NO_CLAIM
     counters = context[C_COUNTERS]
     capture_now = attacker_to_move and t_libs == 1
     if outside_point < 0 and not capture_now and (counters[TAGS] != 0 or km * sign(attacker) <= 0):
-        return NO_CLAIM, x, e, s, y, blocks, room
+        return NO_CLAIM
     if not attacker_to_move and counters[TAGS] != 0:
         path = context[C_PATH]
         position = context[C_HASH][0]
         for j in range(depth):
             if path[j] == position:
-                return NO_CLAIM, x, e, s, y, blocks, room
+                return NO_CLAIM
     if not attacker_to_move:
-        return NO_MOVE, x, e, s, y, blocks, room
+        return NO_MOVE
     if outside_point >= 0:
-        return outside_point, x, e, s, y, blocks, room
+        return outside_point
     if shared_point >= 0:
-        return shared_point, x, e, s, y, blocks, room
-    return eye_point, x, e, s, y, blocks, room
+        return shared_point
+    return eye_point
+
+
+@kernel
+def race_count(context, color, km, depth):
+    """(verdict as :func:`race_verdict` gives it, x, e, s, y, g, r): the count and its numbers
+    (see the module; ``g`` the defender blocks of the group, ``r`` the open room behind its
+    outside liberties, counted in x); the numbers are -1 where the liberties are not of the
+    kinds counted.
+
+    Scratch: the board's mark and stack, and the static life's labels, region masks and
+    vital list (``C_LABELS``: each point's role; ``C_REGION_BORDER``: the opponents each
+    empty point is a liberty of, as bits; ``C_REGION_VITAL``: the group's liberties and its
+    room, then each opponent's stones as a range of the stack).
+    """
+    cells = context[C_CELLS]
+    safe = context[C_SAFE]
+    mark = context[C_MARK]
+    stack = context[C_STACK]
+    labels = context[C_LABELS]
+    beside = context[C_REGION_BORDER]
+    found = context[C_REGION_VITAL]
+    stride = context[C_STRIDE]
+    target = context[C_TARGET]
+    defender = cells[target]
+    attacker = 3 - defender
+    stamp = _next_stamp(mark, context[C_META])
+    failed = (NO_CLAIM, -1, -1, -1, -1, -1, -1)
+
+    n, blocks = _gather_group(cells, mark, labels, stack, stride, target, stamp)
+    limit = found.size - 2 * MAX_OPPONENTS
+    libs, opponents, top = _gather_liberties(cells, safe, mark, labels, beside, found, stack, stride, n, limit,
+                                             stamp, attacker)
+    if libs < 0:
+        return failed
+    counted, x, e, s, t_libs, outside_point, shared_point, eye_point, with_room, top = _sort_liberties(
+        cells, safe, mark, labels, found, stack, stride, libs, top, stamp, defender, attacker)
+    if not counted:
+        return failed
+    room = 0
+    if with_room:
+        room = _count_room(cells, safe, mark, labels, beside, found, stack, stride, libs, limit, top, stamp,
+                           defender, attacker)
+        if room < 0:
+            return failed
+        x += room
+    y = _fewest_opponent_liberties(cells, mark, labels, beside, found, stack, stride, limit, opponents, stamp)
+    attacker_to_move = color == attacker
+    if not _counts(x, e, s, y, attacker_to_move, blocks > 1 or room > 0):
+        return NO_CLAIM, x, e, s, y, blocks, room
+    verdict = _claim(context, attacker_to_move, km, depth, attacker, x + e + s, t_libs, outside_point,
+                     shared_point, eye_point)
+    return verdict, x, e, s, y, blocks, room

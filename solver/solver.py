@@ -14,7 +14,7 @@ import numpy as np
 from . import dfpn, dfs
 from .area import DEFAULT_MAX_AREA, search_area
 from .board import BLACK, EMPTY, color_letter
-from .movegen import DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT, RECORD_FIELDS
+from .movegen import COUNTED_LIBERTIES, DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT, RECORD_FIELDS, SearchContext
 from .patterns import PATTERN_SCALE, MovePatterns, default_table
 from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
@@ -161,35 +161,36 @@ class Solver:
         self.record_count = np.zeros(2, dtype=np.int64)
         # each depth's hash difference to the refuted sibling's subtree (movegen.C_SIBLING)
         self.sibling = np.zeros(rows + 1, dtype=np.uint64)
-        self.context = (
-            b.cells, b.safe, b.mark, b.stack, b.undo, b.meta, b.hash, b.zobrist, b.stride,
-            points, self.target,
-            np.zeros(rows + 1, dtype=np.uint64),          # path
-            np.zeros(rows + 1, dtype=np.uint64),          # pass tags
-            self.counters,
-            np.zeros((rows, width), dtype=np.int32),      # moves
-            np.zeros((rows, width), dtype=np.float64),    # scores
-            np.zeros((rows, width), dtype=np.int32),      # repetition depths
-            np.zeros((rows, width), dtype=np.uint64),     # child hashes
-            in_area,
-            np.zeros(b.cells.size, dtype=np.int32),       # static life: block labels
-            np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks bordering each region
-            np.zeros(b.cells.size, dtype=np.uint64),      # static life: blocks each region is vital to
-            self.prior,
-            self.prior_weight,
-            np.zeros((rows, width), dtype=np.int32),      # the target's liberties after each move
-            self.cutoffs,
-            table if table is not None else np.zeros(1, dtype=np.float64),
-            self.pattern_scale,
-            np.zeros((rows, width), dtype=np.int32),      # each move's code (solver.patterns)
-            self.record,
-            self.record_count,
-            # the race count on or off; the race lead's cost in df-pn's first numbers
-            np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
-            np.full((rows, width), 8, dtype=np.int32),      # the opponents' fewest liberties after each move
-            self.sibling,
-            # the sibling hints on or off; df-pn's simulation budget (solver.dfpn._simulate; 0: off)
-            np.array([1 if sibling_hints else 0, simulation_nodes], dtype=np.int64),
+        # every slot by name (movegen.CONTEXT_SLOTS); a slot left out or misnamed is a TypeError here
+        self.context = SearchContext(
+            cells=b.cells, safe=b.safe, mark=b.mark, stack=b.stack, undo=b.undo, meta=b.meta, hash=b.hash,
+            zobrist=b.zobrist, stride=b.stride,
+            area=points,
+            target=self.target,
+            path=np.zeros(rows + 1, dtype=np.uint64),
+            tags=np.zeros(rows + 1, dtype=np.uint64),
+            counters=self.counters,
+            moves=np.zeros((rows, width), dtype=np.int32),
+            scores=np.zeros((rows, width), dtype=np.float64),
+            depths=np.zeros((rows, width), dtype=np.int32),
+            hashes=np.zeros((rows, width), dtype=np.uint64),
+            in_area=in_area,
+            labels=np.zeros(b.cells.size, dtype=np.int32),
+            region_border=np.zeros(b.cells.size, dtype=np.uint64),
+            region_vital=np.zeros(b.cells.size, dtype=np.uint64),
+            prior=self.prior,
+            prior_weight=self.prior_weight,
+            target_liberties=np.zeros((rows, width), dtype=np.int32),
+            cutoffs=self.cutoffs,
+            pattern_table=table if table is not None else np.zeros(1, dtype=np.float64),
+            pattern_scale=self.pattern_scale,
+            move_codes=np.zeros((rows, width), dtype=np.int32),
+            record=self.record,
+            record_count=self.record_count,
+            race=np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
+            opponent_liberties=np.full((rows, width), COUNTED_LIBERTIES, dtype=np.int32),
+            sibling=self.sibling,
+            sibling_hints=np.array([1 if sibling_hints else 0, simulation_nodes], dtype=np.int64),
         )
 
     @property
@@ -246,7 +247,7 @@ class Solver:
             raise ValueError("the target has been captured")
         km = ko_master_value(ko_master, self.defender)
         depth = len(self.history)
-        path = self.context[11]
+        path = self.context.path
         path[:depth] = self.history[:path.size]
         table = self.tables[algo] if table is None else table
         self.sibling[:] = 0
@@ -315,7 +316,7 @@ class Solver:
         ``to_play`` moving (:mod:`solver.race`), the moves played on this solver as the path."""
         km = ko_master_value(ko_master, self.defender)
         depth = len(self.history)
-        self.context[11][:depth] = self.history
+        self.context.path[:depth] = self.history
         self.counters[TAGS] = 0
         verdict, x, e, s, y, blocks, room = race_count(self.context, to_play, km, depth)
         move = self.board.xy(int(verdict)) if verdict >= 0 else None

@@ -144,3 +144,48 @@ def test_no_function_of_the_model_takes_the_command_lines_arguments():
     wrong = {name: found for name, path in MODULES.items() if within(name, "model")
              and (found := namespace_parameters(ast.parse(path.read_text(), str(path))))}
     assert wrong == {}
+
+
+# The longest a function of the packages below may be, in lines (its decorators left out,
+# its docstring and comments counted): one that grows past it is split into named steps.
+MAX_FUNCTION_LINES = 150
+MEASURED_PACKAGES = ("solver", "pipeline", "model", "cli")
+
+
+def function_lengths(packages=MEASURED_PACKAGES) -> dict[str, int]:
+    """Every function's (and method's, nested ones' too) length in lines, by
+    ``path:line name``."""
+    lengths = {}
+    for package in packages:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    where = f"{path.relative_to(ROOT)}:{node.lineno} {node.name}"
+                    lengths[where] = node.end_lineno - node.lineno + 1
+    return lengths
+
+
+def test_the_lengths_are_measured():
+    lengths = function_lengths()
+    assert len(lengths) > 500
+    assert any(where.startswith("solver/dfpn.py:") and where.endswith(" _mid") for where in lengths)
+
+
+def test_no_function_is_too_long():
+    too_long = {where: lines for where, lines in function_lengths().items() if lines > MAX_FUNCTION_LINES}
+    assert too_long == {}
+
+
+# The longest a module's docstring may be, in lines: a screen.  What a module does and how
+# it is called fits there; why each choice was made, and what it cost, goes to docs/.
+MAX_MODULE_DOCSTRING_LINES = 45
+
+
+def test_every_module_docstring_fits_a_screen():
+    too_long = {}
+    for package in MEASURED_PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            docstring = ast.get_docstring(ast.parse(path.read_text(), str(path)), clean=False) or ""
+            if docstring.count("\n") + 1 > MAX_MODULE_DOCSTRING_LINES:
+                too_long[str(path.relative_to(ROOT))] = docstring.count("\n") + 1
+    assert too_long == {}
