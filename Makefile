@@ -36,7 +36,7 @@ SAMPLE ?= 200
 OPEN ?= tests/open-problems
 ENCLOSE_OPTIONS ?=
 
-.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-labels enclose network network-status network-reference network-report move-patterns
+.PHONY: all install test bench solve clean train crossval quantize report eval features generate solve-all validate check-dfpn check-gotools check-labels enclose network network-status network-reference network-report move-patterns
 
 # The whole chain on $(PROBLEMS), ending with the report.  Each stage is its
 # own make run so they go in order; every stage skips or overwrites cleanly.
@@ -81,6 +81,13 @@ bench: $(STAMP)
 # masters: verdicts, winning moves, nodes and seconds (the tests check a subset).
 check-dfpn: $(STAMP)
 	$(BIN)/python -m bench.dfpn_agreement --problems ../shared/sgf-problems
+
+# GoTools' own verdicts on its 11,545 enclosed problems (../shared/gotools) against the
+# solver's, ALGO first; every disagreement listed (bench/gotools_check.py).  E.g.
+# GOTOOLS_OPTIONS="--sample 2000 --seed 0" or "--files lv1.1,lv2.1 --workers 2".
+GOTOOLS_OPTIONS ?=
+check-gotools: $(STAMP)
+	$(BIN)/python -m bench.gotools_check --gotools ../shared/gotools --algo $(ALGO) $(GOTOOLS_OPTIONS)
 
 # Re-solve $(SAMPLE) random subproblems of solve-all with tsumego.js (the reference solver).
 check-labels: $(STAMP)
