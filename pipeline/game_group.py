@@ -351,11 +351,18 @@ def group_problem(path: str, args) -> Problem:
 def framed_game_group(path: str, args) -> GameGroup:
     """:func:`group_problem`, with what its frame changed on the game's board."""
     position = game_position(path, args.move, source=path)
-    target = group_target(position, args.group, path)
+    return position_group(position, args.group, path, args.to_play, args.max_area)
+
+
+def position_group(position: GamePosition, group: str, source: str, to_play: str | int | None = None,
+                   max_area: int = DEFAULT_MAX_AREA) -> GameGroup:
+    """The group at Go coordinate ``group`` of ``position``: pass-alive on the whole board, with no
+    frame (:mod:`pipeline.pass_alive`), else framed (:func:`framed_group`)."""
+    target = group_target(position, group, source)
     alive = pass_alive(position.stones, target)
-    if alive is not None:   # no frame, nothing assumed (pipeline.pass_alive)
-        problem = Problem(source=path, size=position.size, stones=position.stones.copy(), target=target,
-                          to_play=side(args.to_play, position))
+    if alive is not None:   # no frame, nothing assumed
+        problem = Problem(source=source, size=position.size, stones=position.stones.copy(), target=target,
+                          to_play=side(to_play, position))
         return GameGroup(problem, frame_changes(position, problem), position, alive)
-    problem = framed_group(position, args.group, path, to_play=args.to_play, max_area=args.max_area)
+    problem = framed_group(position, group, source, to_play=to_play, max_area=max_area)
     return GameGroup(problem, frame_changes(position, problem), position)

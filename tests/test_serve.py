@@ -120,6 +120,17 @@ def test_a_games_group_is_framed_as_solve_group_frames_it(app):
     assert message.startswith(f"{GAME.name}: the white group at D2 is too open to frame: 4 of the 11 points")
 
 
+def test_a_pass_alive_group_is_answered_without_a_frame(app):
+    """Two eyes in the corner, open to the rest of the board: solve --group's exact answer."""
+    client = app.test_client()
+    sgf = "(;SZ[9]PL[B]AW[ba][da][ab][bb][cb][db]AB[ea][eb][ac][bc][cc][dc][ec])"
+    position = client.post("/api/position", json={"sgf": sgf, "name": "corner.sgf"}).json
+    answer = client.post("/api/solve", json={**position, "target": "B9", "frame": True}).json
+    assert answer["verdict"] == "Black to play cannot kill the white group at B9: it lives"
+    assert (answer["frame"], answer["pass_alive"]) == (None, [["A9"], ["C9"]])
+    assert answer["notes"][0].startswith("pass-alive on the whole board: its eyes at A9 and C9")
+
+
 def test_bad_input_gets_one_line_and_the_server_stays_up(app, tmp_path):
     client = app.test_client()
     broken = "(;SZ[9]AB[cc]MA[cc]"

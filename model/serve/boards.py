@@ -17,7 +17,7 @@ import numpy as np
 
 from pipeline.formats.sgf_writer import game_tree, node, stone_points
 from pipeline.formats.subproblem import Subproblem
-from pipeline.game_group import GameGroup, GamePosition, frame_changes, framed_group, game_position
+from pipeline.game_group import GameGroup, GamePosition, game_position, position_group
 from pipeline import solve_command
 from pipeline.solve_command import answer_problem, colour_name, line_moves, replayed
 from solver import BLACK, EMPTY, WHITE, Problem, ProblemError, parse_problem, sgf_point
@@ -95,12 +95,11 @@ def board_problem(board: dict, source: str) -> Problem:
 
 
 def framed(problem, source: str, max_area: int) -> GameGroup:
-    """``solve --group``'s framing of the group of ``problem``, on its board as it stands."""
+    """``solve --group``'s framing of the group of ``problem``, on its board as it stands (none for a
+    group pass-alive on the whole board)."""
     position = GamePosition(source=source, size=problem.size, stones=problem.stones,
                             to_play=problem.to_play, move_number=0)
-    framed_problem = framed_group(position, go_point(*problem.target, problem.size), source,
-                                  to_play=problem.to_play, max_area=max_area)
-    return GameGroup(framed_problem, frame_changes(position, framed_problem), position)
+    return position_group(position, go_point(*problem.target, problem.size), source, problem.to_play, max_area)
 
 
 def solver_settings(settings: dict):
