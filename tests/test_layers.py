@@ -189,3 +189,52 @@ def test_every_module_docstring_fits_a_screen():
             if docstring.count("\n") + 1 > MAX_MODULE_DOCSTRING_LINES:
                 too_long[str(path.relative_to(ROOT))] = docstring.count("\n") + 1
     assert too_long == {}
+
+
+# docs/house.md: the house drawn from the imports, written by ``python tests/test_layers.py``
+HOUSE = ROOT / "docs" / "house.md"
+
+
+def house_drawing(graph: dict[str, set[str]] = GRAPH) -> str:
+    """The layers, top first, each with its modules and how many import lines run from it into
+    each layer below; an arrow running up or a cycle would show as its own line."""
+    def package(module: str) -> str:
+        return module.split(".")[0]
+
+    order = ("research", "bench", "cli", "model", "pipeline", "solver")
+    edges: dict[tuple[str, str], int] = {}
+    for a, targets in graph.items():
+        for b in targets:
+            if package(a) != package(b):
+                edges[package(a), package(b)] = edges.get((package(a), package(b)), 0) + 1
+    lines = ["# The house, drawn from the imports", "",
+             "Written by `python tests/test_layers.py` from every import of every module (those inside "
+             "functions too); `tests/test_layers.py` checks that it is current, that no import runs "
+             "up a layer and that there is no cycle.", "",
+             "| layer | modules | imports into the layers below (importing module, imported module: pairs) |", "|---|---:|---|"]
+    for name in order:
+        below = [f"{b} {edges[name, b]}" for b in order[order.index(name) + 1:] if (name, b) in edges]
+        count = sum(1 for m in graph if package(m) == name)
+        lines.append(f"| `{name}` | {count} | {', '.join(below) or 'none'} |")
+    upward = sorted(f"{a} -> {b} ({n})" for (a, b), n in edges.items() if order.index(b) < order.index(a))
+    lines += ["", "Imports running up a layer: " + ("; ".join(upward) if upward else "none") + ".",
+              f"Import cycles: {'none' if find_cycle(graph) is None else ' -> '.join(find_cycle(graph))}.", ""]
+    lines += ["```mermaid", "flowchart TD"]
+    lines += [f"    {a} -->|{n}| {b}" for (a, b), n in sorted(edges.items(), key=lambda e: (order.index(e[0][0]),
+                                                                                         order.index(e[0][1])))]
+    lines += ["```", ""]
+    return "\n".join(lines)
+
+
+def test_the_house_drawing_is_current():
+    assert HOUSE.read_text() == house_drawing(), "run: python tests/test_layers.py"
+
+
+def test_the_drawing_shows_an_arrow_running_up():
+    drawing = house_drawing({"solver.a": {"pipeline.b"}, "pipeline.b": set()})
+    assert "Imports running up a layer: solver -> pipeline (1)." in drawing
+
+
+if __name__ == "__main__":
+    HOUSE.write_text(house_drawing())
+    print(f"wrote {HOUSE.relative_to(ROOT)}")

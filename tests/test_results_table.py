@@ -371,6 +371,27 @@ def test_the_readme_headline_figures_are_those_of_results_current_table():
     assert not wrong, "\n".join(wrong)
 
 
+def readme_two_commands_paragraph() -> str:
+    """The README's paragraph under its two commands that says what they took on a fresh clone."""
+    text = README.read_text(encoding="utf-8")
+    return next(paragraph for paragraph in text.split("\n\n") if "`make all` took" in paragraph)
+
+
+def test_the_readmes_two_commands_figures_are_todays():
+    """What ``make all`` and ``make test`` took on a fresh clone, as the README says it, are the
+    figures of the dashboard's rows for them, and link their sections."""
+    paragraph = readme_two_commands_paragraph()
+    rows = {what: (figure, cited) for what, figure, _, _, cited in dashboard()}
+    for command in ("`make all`", "`make test`"):
+        what = next(w for w in rows if w.startswith(f"{command} on a fresh clone"))
+        figure, cited = rows[what]
+        said = re.search(rf"{re.escape(command)} (?:took )?([^,;(]*?)(?: \(|,|;| and |\.(?:\s|$))", paragraph)
+        assert said, f"the README says nothing of what {command} took"
+        assert missing(said.group(1), figure) == [], f"{command}: README {said.group(1)!r}, RESULTS {figure!r}"
+        anchor = LINK.fullmatch(cited).group(3)
+        assert anchor in paragraph, f"{command}: the README does not link {cited}"
+
+
 def test_the_figure_check_takes_roundings_and_refuses_other_figures():
     assert missing("4.3 s against 49.5 s (0.086); 9.0 M nodes", "4.274 s, 49.480 s, 0.086, 9,001,860") == []
     assert missing("4.2 s; 0.087; 1,776,949 nodes; 8.9 M", "4.274 s, 0.086, 1,776,948, 9,001,860") == \
