@@ -17,7 +17,10 @@ stages (:data:`STAGES`), each a ``tsumego`` command:
   of its command, its settings and the keys of the stages it reads, and its
   output is complete; a done stage is skipped;
 - otherwise it runs: ``enclose`` and ``solve-all`` go on in place (each
-  keeps a record per problem and redoes only what changed), ``train``
+  keeps a record per problem and redoes only what changed; a new reading
+  version runs ``enclose`` again without changing its key, and changes the
+  keys of the stages after it only if the run changed the enclosed problems:
+  :attr:`Stage.code_version`), ``train``
   stages go on from their last checkpoint (``--resume``), and any other
   stage whose key changed starts from an empty folder;
 - the stamp is written once the stage's command succeeds (exit code 0, or 1
@@ -91,6 +94,12 @@ class Stage:
     in_place: bool = False
     rejections_allowed: bool = False      # exit code 1: inputs rejected, each named
     expected_minutes: int = 10
+    # () -> the version of the code an in-place stage runs, kept in its stamp: a stamp of
+    # another version makes the stage run again, in place, without changing its key (the
+    # command itself decides what to redo); ``answers``: (cache folder) -> a digest of what
+    # the stages after it read, which, changed by such a run, changes the keys they read
+    code_version: object = None
+    answers: object = None
 
 
 def count_files(folder: Path, pattern: str) -> int:
@@ -106,23 +115,29 @@ def tree_progress(out: Path, problems: Path) -> str:
 
 def enclose_progress(out: Path, settings: Settings) -> str:
     """How far an enclose run got: the problems whose record holds for today's settings (a
-    record of an earlier ``READING_VERSION`` is redone in place), where the build's enclose
-    options are the defaults; else every record."""
+    record of an earlier ``READING_VERSION`` is checked on a sample when the stage runs, then
+    kept or redone), where the build's enclose options are the defaults; else every record."""
     problems = count_files(settings.shared / "sgf-open", "*.sgf")
     if settings.enclose_options:
         return f"{count_files(out / 'records', '*.json')} of {problems} problems"
     from pipeline.enclose.command import record_settings
-    from pipeline.enclose.stage import fingerprint
+    from pipeline.enclose.keys import fingerprint
+    from pipeline.enclose.reading_check import earlier_version
 
     current = record_settings()
-    done = 0
+    done = earlier = 0
     for path in out.glob("records/**/*.json"):
         try:
             record = json.loads(path.read_text())
-            done += record.get("fingerprint") == fingerprint(Path(record["file"]).read_bytes(), current)
+            data = Path(record["file"]).read_bytes()
+            if record.get("fingerprint") == fingerprint(data, current):
+                done += 1
+            else:
+                earlier += earlier_version(record, data, current) is not None
         except (OSError, ValueError, KeyError, TypeError):
             pass   # a record being written, or of a file gone: not done
-    return f"{done} of {problems} problems with today's settings"
+    return (f"{done} of {problems} problems with today's settings"
+            + (f", {earlier} of an earlier reading (checked on a sample when it runs)" if earlier else ""))
 
 
 def training_progress(folder: Path) -> str:
@@ -171,7 +186,8 @@ STAGES = (
                      "--no-progress", *s.enclose_options, *s.beam],
           complete=lambda c: (c / "enclosed/summary.md").exists(),
           progress=lambda c, s: enclose_progress(c / "enclosed", s),
-          shared_inputs=("sgf-open",), in_place=True, rejections_allowed=True, expected_minutes=95),
+          shared_inputs=("sgf-open",), in_place=True, rejections_allowed=True, expected_minutes=95,
+          code_version=lambda: reading_version(), answers=lambda c: files_digest(c / "enclosed", "*.sgf")),
     Stage("solve-all", "solve-all",
           lambda s: ["solve-all", "--problems", str(s.cache / "enclosed"), "--out", str(s.cache / "solve-all"),
                      "--max-subproblems", str(s.max_subproblems), "--no-progress", *s.beam],
@@ -211,6 +227,36 @@ STAGES = (
 )
 
 
+def reading_version():
+    from pipeline.enclose.question import READING_VERSION
+    return READING_VERSION
+
+
+# What the enclose stage's key holds of its version: frozen at the reading version it last
+# named (12), so that builds stamped then keep their keys.  A change of the reading code
+# does not change the key: the stage runs again in place (its ``code_version``) and the
+# command keeps the records whose answers a sample shows unchanged, or redoes them all
+# (pipeline/enclose/reading_check.py).
+ENCLOSE_KEY_VERSION = "reading 12"
+
+
+def files_digest(folder: Path, pattern: str) -> str:
+    """A hash of the names and bytes of ``folder``'s files matching ``pattern``, at any depth."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob(pattern)):
+        digest.update(f"{path.relative_to(folder)}\0".encode() + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def changed_by_code(cache: Path, stage: Stage, key: str) -> str:
+    """What the stages after ``stage`` read of it beside its key: the code version whose run
+    last changed its answers (its stamp's ``changed_at``), or nothing."""
+    stamp = read_stamp(cache, stage.name) or {}
+    if stage.code_version is None or stamp.get("key") != key or stamp.get("changed_at") is None:
+        return ""
+    return f" changed by code version {stamp['changed_at']}"
+
+
 def shared_listing(folder: Path) -> str:
     """A hash of a shared folder's ``*.sgf`` names and sizes: a changed collection changes the key
     (the stages themselves tell a changed file by its bytes)."""
@@ -223,13 +269,14 @@ def shared_listing(folder: Path) -> str:
 def stage_keys(settings: Settings) -> dict[str, str]:
     """Each stage's key: its command (the cache folder written as ``CACHE``, so a moved cache
     keeps its stamps), the versions its output depends on, its shared inputs' listing and the
-    keys of the stages it reads."""
-    from pipeline.enclose.question import READING_VERSION
+    keys of the stages it reads.  The reading's version is not among them: the enclose
+    command checks its records against a new one itself (:data:`ENCLOSE_KEY_VERSION`)."""
     from pipeline.planes import plane_names
 
-    versions = {"enclose": f"reading {READING_VERSION}", "features": ",".join(plane_names()),
+    versions = {"enclose": ENCLOSE_KEY_VERSION, "features": ",".join(plane_names()),
                 "reference-features": ",".join(plane_names())}
     keys: dict[str, str] = {}
+    read_as: dict[str, str] = {}   # a stage's key as the stages that read it see it
     listings: dict[str, str] = {}
     for stage in STAGES:
         # the Beam options say how to run, not what: they stay out of the key
@@ -240,8 +287,9 @@ def stage_keys(settings: Settings) -> dict[str, str]:
                 listings[name] = shared_listing(settings.shared / name)
         material = {"command": command, "version": versions.get(stage.name, ""),
                     "shared": [listings[n] for n in stage.shared_inputs],
-                    "reads": [keys[n] for n in stage.reads]}
+                    "reads": [read_as[n] for n in stage.reads]}
         keys[stage.name] = hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]
+        read_as[stage.name] = keys[stage.name] + changed_by_code(settings.cache, stage, keys[stage.name])
     return keys
 
 
@@ -261,9 +309,10 @@ def write_stamp(cache: Path, name: str, stamp: dict) -> None:
 
 
 def state_of(stage: Stage, cache: Path, key: str) -> str:
-    """``done``, ``partial`` (started, or done for other inputs) or ``to do``."""
+    """``done``, ``partial`` (started, or done for other inputs or code) or ``to do``."""
     stamp = read_stamp(cache, stage.name)
-    if stamp is not None and stamp.get("key") == key and stage.complete(cache):
+    if (stamp is not None and stamp.get("key") == key and stage.complete(cache)
+            and (stage.code_version is None or stamp.get("code_version") == stage.code_version())):
         return "done"
     return "partial" if (cache / stage.output).exists() else "to do"
 
@@ -290,6 +339,9 @@ def status_rows(settings: Settings) -> list[list[str]]:
             how_far = stage.progress(settings.cache, settings) if state == "partial" else ""
             if state == "partial" and stamp and stamp.get("key") != keys[stage.name]:
                 how_far = ("done for earlier inputs or settings; " + how_far).rstrip("; ")
+            elif state == "partial" and stamp and stage.code_version is not None:
+                how_far = (f"done by code version {stamp.get('code_version', '?')}, "
+                           f"today {stage.code_version()}; " + how_far).rstrip("; ")
             took = f"about {stage.expected_minutes} min on 2 cores"
         rows.append([stage.name, state, how_far, took])
     return rows
@@ -314,13 +366,23 @@ def run_stage(stage: Stage, settings: Settings, key: str, tsumego: str) -> None:
         command = resumed(command, output)
         went_on = True
     print(f"network: {stage.name}: {shlex.join(['tsumego', *command])}", flush=True)
+    # a run for a new code version alone: did it change what the stages after it read?
+    same_key = stamp is not None and stamp.get("key") == key and stage.code_version is not None
+    answers = stage.answers(cache) if same_key and stage.answers is not None else None
     started = time.monotonic()
     code = subprocess.call([tsumego, *command])
     if code != 0 and not (code == REJECTED and stage.rejections_allowed):
         raise SystemExit(f"network: {stage.name} failed (exit code {code}); `make network` goes on from here")
-    write_stamp(cache, stage.name, {"key": key, "seconds": round(time.monotonic() - started, 1),
-                                    "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "command": command,
-                                    "went_on": went_on})
+    new = {"key": key, "seconds": round(time.monotonic() - started, 1),
+           "finished": time.strftime("%Y-%m-%d %H:%M:%S"), "command": command, "went_on": went_on}
+    if stage.code_version is not None:
+        new["code_version"] = stage.code_version()
+        changed_at = stamp.get("changed_at") if same_key else None
+        if answers is not None and stage.answers(cache) != answers:
+            changed_at = stage.code_version()   # the stages after it read other answers: their keys change
+        if changed_at is not None:
+            new["changed_at"] = changed_at
+    write_stamp(cache, stage.name, new)
 
 
 def resumed(command: list[str], unfinished: Path) -> list[str]:
@@ -430,6 +492,7 @@ def main(argv=None) -> int:
             print(f"network: {stage.name}: done in {settings.share_from}, linked", flush=True)
         else:
             run_stage(stage, settings, keys[stage.name], tsumego)
+            keys = stage_keys(settings)   # a stage whose answers changed changes the keys of those after it
         if stage.name == args.until:
             return 0
     print(f"network: installed in {install(settings)}")

@@ -211,5 +211,58 @@ def test_a_partial_enclose_counts_the_records_of_todays_settings(build, capsys):
         book_file = shared / f"sgf-open/book/{name}.sgf"
         (records / f"{name}.json").write_text(json.dumps(
             {"file": str(book_file), "fingerprint": fingerprint(book_file.read_bytes(), settings)}))
-    # a record of an earlier reading version is redone in place: it does not count
-    assert status(cache, shared, capsys)["enclose"][:2] == ["partial", "1 of 2 problems with today's settings"]
+    # a record of an earlier reading version is checked on a sample when the stage runs
+    assert status(cache, shared, capsys)["enclose"][:2] == [
+        "partial", "1 of 2 problems with today's settings, 1 of an earlier reading (checked on a sample when it runs)"]
+
+
+def test_a_new_reading_version_reruns_enclose_in_place_and_keeps_every_key(build, capsys, monkeypatch):
+    """The enclose stage's key names no reading version: the command checks its records
+    against a new one itself, so a change of the reading code runs it again in place, and
+    nothing after it runs again unless its inputs change."""
+    from pipeline.enclose import question
+
+    run, cache, shared = build
+    run()
+    settings = network_build.Settings(cache=cache, shared=shared)
+    keys = network_build.stage_keys(settings)
+    monkeypatch.setattr(question, "READING_VERSION", question.READING_VERSION + 1)
+    assert network_build.stage_keys(settings) == keys
+    rows = status(cache, shared, capsys)
+    assert rows["enclose"][0] == "partial" and rows["enclose"][1].startswith(
+        f"done by code version {question.READING_VERSION - 1}, today {question.READING_VERSION}")
+    assert {row[0] for name, row in rows.items() if name != "enclose"} == {"done"}
+    (cache / "enclosed/records/kept.json").write_text("{}")
+    assert stages_of(run()) == ["enclose"]
+    assert (cache / "enclosed/records/kept.json").exists()   # in place: not from an empty folder
+    assert run() == []
+
+
+def test_a_new_reading_version_that_changes_the_enclosed_problems_reruns_what_reads_them(
+        build, capsys, monkeypatch):
+    """When the enclose command, run again for a new reading version, changes the enclosed
+    problems (its check found an answer changed and it read them all again), the stages
+    that read them run again: their keys name the version that changed them."""
+    import sys
+
+    from pipeline.enclose import question
+
+    run, cache, shared = build
+    (cache / "enclosed/book").mkdir(parents=True)
+    (cache / "enclosed/book/1.sgf").write_text("(;MA[aa])")
+    run()
+    keys = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared))
+    module = sys.modules[__name__]
+    plain = module.fake_outputs
+
+    def other_answers(command, cache):
+        plain(command, cache)
+        if command[1] == "enclose":
+            (cache / "enclosed/book/1.sgf").write_text("(;MA[ab])")
+
+    monkeypatch.setattr(module, "fake_outputs", other_answers)
+    monkeypatch.setattr(question, "READING_VERSION", question.READING_VERSION + 1)
+    assert stages_of(run()) == ["enclose", "solve-all", "features", "train", "train", "quantize"]
+    after = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared))
+    assert after["enclose"] == keys["enclose"] and after["solve-all"] != keys["solve-all"]
+    assert run() == []

@@ -48,7 +48,8 @@ def record_settings(max_nodes: int = DEFAULT_MAX_NODES, max_area: int = DEFAULT_
                     guide_after: int = question.GUIDE_AFTER, seconds: float | None = None) -> dict:
     """The settings a problem's record is kept under (its fingerprint's): a record made under
     others is redone.  A default left out keeps the records made before it was a setting."""
-    # the reading's version: a record made by an earlier way of reading is redone
+    # the reading's version: the records made by an earlier way of reading are checked on a
+    # sample, then kept or redone (pipeline/enclose/reading_check.py)
     settings = {"max_nodes": max_nodes, "max_area": max_area, "reading": question.READING_VERSION}
     if guide_name is not None:
         settings["guide"] = guide_name   # a record made with another guide (or none) is redone
@@ -88,16 +89,22 @@ def cmd_enclose(args) -> int:
     settings = record_settings(args.max_nodes, args.max_area, guide_name, args.algo,
                                patterns_setting(args, move_patterns), args.guide_after, args.seconds)
     outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,
-                          guide_loader=guide_loader, move_patterns=move_patterns)
+                          guide_loader=guide_loader, move_patterns=move_patterns,
+                          say=lambda line: print(line, file=sys.stderr, flush=True))
     records = outcome["records"]
     for record in records:
         if record["outcome"] == "bad-input":
             print(f"error: {record['file']}: {record['reason']}", file=sys.stderr)
     counts = Counter(r["outcome"] for r in records)
     counters = outcome["counters"] or {}
+    # the records the reading check read again were written before the Beam run, which
+    # counts them among those done before it
+    checked = outcome["reading_check"].sampled if outcome["reading_check"] is not None else 0
+    before = max(counters.get("problems_done_before", 0) - checked, 0)
     print(f"enclose: read {len(records)} = "
           + " + ".join(f"{name} {counts.get(name, 0)}" for name in OUTCOMES)
-          + f" ({counters.get('problems_done_before', 0)} done in earlier runs); "
+          + f" ({before} done in earlier runs"
+          + (f", {checked} read again to check the reading" if checked else "") + "); "
           f"{outcome['seconds']:.1f} s -> {args.out}")
     if not records:
         raise CommandError(f"{' '.join(args.inputs)}: no *.sgf files")

@@ -1,6 +1,8 @@
 """The Beam pipeline of ``tsumego enclose``: its steps, the folder it fills, and running it.
 
-Imported only when the command runs (Beam at the top).  The steps:
+Imported only when the command runs (Beam at the top).  Before the pipeline, the records
+made by an earlier reading version are checked on a sample, in this process, and kept
+(re-stamped) when its answers are the same (:mod:`pipeline.enclose.reading_check`).  The steps:
 
 1. *Plan* (:class:`Plan`), per input file: if ``records/<id>.json`` holds the
    outcome of these very bytes under these settings, that record goes
@@ -17,7 +19,6 @@ Every file is written atomically (:mod:`pipeline.beam.storage`).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import time
@@ -28,7 +29,10 @@ from apache_beam.pvalue import TaggedOutput
 
 from pipeline.beam import running, storage
 from pipeline.enclose.outcome import enclose_file
-from pipeline.enclose.question import FITS, GUIDE_AFTER, KO
+from pipeline.enclose.keys import (BOOKKEEPING, final_at_any_effort, fingerprint,  # noqa: F401 (the stage's keys)
+                                   first_pass_settings, stands)
+from pipeline.enclose.question import GUIDE_AFTER
+from pipeline.enclose.reading_check import check_reading
 from pipeline.errors import CommandError
 from pipeline.enclose.summary import summary_markdown
 from pipeline.progress import PolledBar
@@ -83,12 +87,6 @@ def input_files(inputs: list[str]) -> list[tuple[str, str]]:
     return sorted(pairs.items())
 
 
-def fingerprint(data: bytes, settings: dict) -> str:
-    """What a record was computed from: the file's bytes and the settings."""
-    text = json.dumps(settings, sort_keys=True).encode()
-    return hashlib.sha256(text + b"\0" + data).hexdigest()
-
-
 class Plan(beam.DoFn):
     """(problem id, path) in; out: work items (id, path, bytes), or tagged ``done`` records."""
 
@@ -110,27 +108,13 @@ class Plan(beam.DoFn):
         record_path = self.layout.record(problem_id)
         if storage.exists(record_path):
             record = json.loads(storage.read_bytes(record_path))
-            if (record.pop("fingerprint", None) == fingerprint(data, self.settings)
-                    or final_at_any_effort(record, data, self.settings)):
-                record.pop("first_pass", None)
+            if stands(record, data, self.settings):
+                for name in BOOKKEEPING:
+                    record.pop(name, None)
                 self.done_before.inc()
                 yield TaggedOutput("done", record)
                 return
         yield problem_id, path, data
-
-
-def first_pass_settings(settings: dict) -> dict:
-    """The settings of a run's node-budget pass: all but ``seconds``, the time spent after it."""
-    return {name: value for name, value in settings.items() if name != "seconds"}
-
-
-def final_at_any_effort(record: dict, data: bytes, settings: dict) -> bool:
-    """Whether a record made at another effort (``seconds``, or none) stands at this one: its
-    node-budget pass ran under these settings and a reading fits or is a ko, which more time
-    never reads again (:func:`pipeline.enclose.question.read`).  So a run with more time over
-    an earlier run's folder reads only the problems still open."""
-    return (record.get("first_pass") == fingerprint(data, first_pass_settings(settings))
-            and any(r["verdict"] in (FITS, KO) for r in record.get("readings", [])))
 
 
 class Enclose(beam.DoFn):
@@ -149,24 +133,30 @@ class Enclose(beam.DoFn):
         self.guide = self.guide_loader() if self.guide_loader is not None else None
 
     def process(self, item):
-        problem_id, path, data = item
-        result = enclose_file(data, path, problem_id, self.settings["max_nodes"], self.settings["max_area"],
-                              guide=self.guide, move_patterns=self.move_patterns,
-                              algo=self.settings.get("algo", "dfs"),
-                              guide_after=self.settings.get("guide_after", GUIDE_AFTER),
-                              seconds=self.settings.get("seconds"))
-        target = self.layout.problem(problem_id)
-        if result.sgf is not None:
-            storage.write_atomic(target, result.sgf.encode())
-        else:
-            storage.delete_if_present([target])
-        record = dict(result.record, fingerprint=fingerprint(data, self.settings),
-                      first_pass=fingerprint(data, first_pass_settings(self.settings)))
-        storage.write_atomic(self.layout.record(problem_id),
-                             (json.dumps(record, sort_keys=True) + "\n").encode())
+        result = enclose_problem(item, self.layout, self.settings, self.guide, self.move_patterns)
         counter(result.record["outcome"]).inc()
         self.search_nodes.inc(result.record.get("nodes", 0))
         yield result.record
+
+
+def enclose_problem(item, layout: Layout, settings: dict, guide=None, move_patterns=True):
+    """Enclose one work item (id, path, bytes) under ``settings``; its enclosed problem written
+    (or a stale one removed), then its record.  Returns the :class:`Enclosed`."""
+    problem_id, path, data = item
+    result = enclose_file(data, path, problem_id, settings["max_nodes"], settings["max_area"],
+                          guide=guide, move_patterns=move_patterns, algo=settings.get("algo", "dfs"),
+                          guide_after=settings.get("guide_after", GUIDE_AFTER), seconds=settings.get("seconds"))
+    target = layout.problem(problem_id)
+    if result.sgf is not None:
+        storage.write_atomic(target, result.sgf.encode())
+    else:
+        storage.delete_if_present([target])
+    record = dict(result.record, fingerprint=fingerprint(data, settings),
+                  first_pass=fingerprint(data, first_pass_settings(settings)))
+    if "reading" in settings:
+        record["reading"] = settings["reading"]   # the version a later run's check compares against
+    storage.write_atomic(layout.record(problem_id), (json.dumps(record, sort_keys=True) + "\n").encode())
+    return result
 
 
 def write_reports(records: list[dict], layout: Layout, settings: dict) -> None:
@@ -200,21 +190,41 @@ def records_bar(layout: Layout, problems: list[tuple[str, str]]) -> PolledBar:
 
 
 def run_enclose(inputs: list[str], out: str, settings: dict, beam_options=(), progress: bool = True,
-                guide_loader=None, move_patterns=True) -> dict:
-    """Run the pipeline; returns the records (sorted by id), the Beam counters and the seconds.
+                guide_loader=None, move_patterns=True, say=None) -> dict:
+    """Run the pipeline; returns the records (sorted by id), the Beam counters, the seconds and
+    the reading check's :class:`ReadingCheck` (None without one).
     ``guide_loader``: a picklable function returning the guide each worker orders its
     searches by (:func:`cli.guide.stage_guide`), or None; ``move_patterns``: the move
     order's learned patterns, as ``Solver`` takes them (True: the shipped ones).  Both
-    belong in ``settings`` too, so that a record made with others is redone."""
+    belong in ``settings`` too, so that a record made with others is redone.  Records
+    made by an earlier reading version are first checked on a sample
+    (:mod:`pipeline.enclose.reading_check`), in this process; ``say`` is given its line."""
     layout = Layout(out)
     problems = input_files(inputs)
+    started = time.perf_counter()
+    check = reading_check(problems, layout, settings, guide_loader, move_patterns)
+    if check is not None and say is not None:
+        say(check.line(settings["reading"]))
     pipeline = running.new_pipeline(beam_options, preload="pipeline.beam.preload.enclose")
     build_pipeline(pipeline, problems, layout, settings, guide_loader, move_patterns)
-    started = time.perf_counter()
     bar = records_bar(layout, problems) if progress and running.runs_locally(pipeline, out) else None
     result = running.run_to_end(pipeline, bar)
     seconds = time.perf_counter() - started
     lines = storage.read_bytes(layout.file("enclose.jsonl")).decode().splitlines()
     records = [json.loads(line) for line in lines]
-    return {"records": records, "problems": len(problems), "seconds": seconds,
+    return {"records": records, "problems": len(problems), "seconds": seconds, "reading_check": check,
             "counters": running.counters(result, NAMESPACE, runner=running.runner_name(pipeline))}
+
+
+def reading_check(problems: list[tuple[str, str]], layout: Layout, settings: dict, guide_loader=None,
+                  move_patterns=True):
+    """:func:`check_reading` over the run's problems, its sample enclosed here as a worker
+    would (the guide loaded only when there is a sample to read)."""
+    guide = []
+
+    def enclose_one(item):
+        if not guide:
+            guide.append(guide_loader() if guide_loader is not None else None)
+        return enclose_problem(item, layout, settings, guide[0], move_patterns)
+
+    return check_reading(problems, layout, settings, enclose_one)
