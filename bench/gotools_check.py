@@ -46,7 +46,11 @@ solving thread's CPU time.  A problem the project cannot pose (a target whose wa
 the area rule finds open, an illegal position, a line that cannot be read) is
 counted as skipped with its reason, never dropped: read = checked + skipped.
 Prints a table by level file, one by verdict and ko master, the skipped reasons and
-every disagreement; exits 1 if any answer disagrees (an unsettled one does not).
+every disagreement.  Each disagreement is put to tsumego.js, the reference solver,
+on the position cut to its board (:func:`peer_status`): where it answers as the
+solver does, the two solvers of the project's question agree and GoTools answers
+another one (its ko threats counted, several kos at once), which the table says.
+Exits 1 if any disagreement is not so explained (an unsettled answer is none).
 """
 from __future__ import annotations
 
@@ -397,6 +401,41 @@ def check_problem(problem: GoToolsProblem, algo: str = "dfs", max_nodes: int = D
     return Outcome(problem.file, problem.id, answers, notes=reasons)
 
 
+# tsumego.js 1.1.0 reads boards up to 16×16; a position is cut to the smallest board that holds
+# its stones and PEER_MARGIN empty lines more, so that the wall keeps liberties outside the
+# search area as on the full board (GoTools' positions are corners and sides at the origin).
+PEER_MAX_SIZE = 16
+PEER_MARGIN = 2
+PEER_SECONDS = 120.0
+
+
+def peer_status(problem: GoToolsProblem, answer: Answer, seconds: float = PEER_SECONDS) -> str:
+    """tsumego.js's status (``safe``, ``unsafe``) for ``answer``'s question, or why it has none."""
+    import tempfile
+
+    from bench.peer import tsumego_js
+    from pipeline.formats.sgf_writer import stone_points
+    from solver.problem import sgf_point
+
+    full = board_problem(problem, answer.target, answer.side)
+    ys, xs = np.nonzero(full.stones)
+    size = int(max(xs.max(), ys.max())) + 1 + PEER_MARGIN
+    if size > PEER_MAX_SIZE:
+        return f"not asked: {size} lines, over its {PEER_MAX_SIZE}"
+    stones = full.stones[:size, :size]
+    sgf = (f"(;FF[4]SZ[{size}]PL[{'B' if answer.side == BLACK else 'W'}]"
+           f"AB{''.join(f'[{p}]' for p in stone_points(stones, BLACK))}"
+           f"AW{''.join(f'[{p}]' for p in stone_points(stones, WHITE))}MA[{sgf_point(*answer.target)}])")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / f"P{answer.id}.sgf"
+        path.write_text(sgf)
+        try:
+            row = tsumego_js.solve_files([path], ko_master=answer.ko_master, file_timeout=seconds)[0]
+        except Exception as exc:   # no Node, no cache: said, and the disagreement stays unexplained
+            return f"not asked: {reason_of(exc)}"
+    return row.get("status") or f"none: {row.get('error')}"
+
+
 def _check(task) -> Outcome:
     return check_problem(*task)
 
@@ -416,7 +455,8 @@ def level_files(folder: str | Path, names: str | None = None) -> list[Path]:
     return sorted((p for p in folder.glob("lv*") if p.is_file()), key=order)
 
 
-def tables(collections: list[Collection], outcomes: list[Outcome], list_unsettled: int = 20) -> list[str]:
+def tables(collections: list[Collection], outcomes: list[Outcome], list_unsettled: int = 20,
+           peers: dict | None = None) -> list[str]:
     """The report's lines: by file, by verdict, skipped reasons, disagreements, unsettled.
 
     The counts by file are of the implied questions; the unimplied ones (``--unimplied``)
@@ -465,12 +505,17 @@ def tables(collections: list[Collection], outcomes: list[Outcome], list_unsettle
         out += ["", *markdown_table(["questions left out of checked problems", "problems"],
                                     sorted(notes.items(), key=lambda kv: -kv[1]), align="lr")]
     differ = [a for a in answers if a.disagrees]
-    out += ["", f"disagreements: {len(differ)}"]
+    peers = peers or {}
+    explained = sum(peers.get(id(a)) == a.status for a in differ)
+    out += ["", f"disagreements: {len(differ)}"
+            + (f", {explained} where tsumego.js answers as the solver does (GoTools answers another "
+               f"question there)" if differ else "")]
     if differ:
         out += markdown_table(["problem", "file", "target", "to play", "ko master", "GoTools' line", "expected",
-                               "ours", "our move", "nodes"],
+                               "ours", "our move", "nodes", "tsumego.js"],
                               [[f"P{a.id}", a.file, point_letters(*a.target), LETTERS[a.side], a.ko_master, a.line,
-                                a.expected, a.status, a.move, a.nodes] for a in differ], align="lllllllllr")
+                                a.expected, a.status, a.move, a.nodes, peers.get(id(a), "not asked")]
+                               for a in differ], align="lllllllllrl")
     unsettled = [a for a in answers if a.implied and not a.settled]
     out += ["", f"unsettled: {len(unsettled)}"
             + (f" (the first {list_unsettled} listed)" if len(unsettled) > list_unsettled else "")]
@@ -532,11 +577,13 @@ def main(argv=None) -> int:
             outcomes = list(pool.imap(_check, tasks, chunksize=8))
     else:
         outcomes = [_check(task) for task in tasks]
+    by_id = {(p.file, p.id): p for p in problems}
+    peers = {id(a): peer_status(by_id[o.file, o.id], a) for o in outcomes for a in o.answers if a.disagrees}
     print()
-    print(*tables(collections, outcomes, args.list_unsettled), sep="\n")
+    print(*tables(collections, outcomes, args.list_unsettled, peers), sep="\n")
     print(f"\nwall time {time.perf_counter() - started:.1f} s")
-    differ = sum(a.disagrees for o in outcomes for a in o.answers)
-    return 1 if differ else 0
+    unexplained = [a for o in outcomes for a in o.answers if a.disagrees and peers[id(a)] != a.status]
+    return 1 if unexplained else 0
 
 
 if __name__ == "__main__":
