@@ -37,6 +37,8 @@ FILES = (RESULTS.name, ARCHIVE.name)
 # the live record's bound: older sections go to the archive
 LIVE_BYTES = 100_000
 README = ROOT / "README.md"
+# the README's bound: details go to docs/, measured results to RESULTS.md
+README_BYTES = 12_000
 SKIPPED_FOLDERS = {".git", ".venv", "venv", "out", "build", "dist", "node_modules", "__pycache__",
                    ".pytest_cache", ".hypothesis", "shared"}
 
@@ -375,6 +377,10 @@ def readme_two_commands_paragraph() -> str:
     """The README's paragraph under its two commands that says what they took on a fresh clone."""
     text = README.read_text(encoding="utf-8")
     return next(paragraph for paragraph in text.split("\n\n") if "`make all` took" in paragraph)
+
+
+def test_the_readme_stays_under_its_bound():
+    assert README.stat().st_size < README_BYTES
 
 
 def test_the_readmes_two_commands_figures_are_todays():
