@@ -4,8 +4,8 @@ A framed answer holds for its frame (:mod:`pipeline.frame_check`); a group that
 is *pass-alive* on the game's whole board needs no frame at all.  Benson's test
 (:mod:`pipeline.planes.benson`) finds the blocks that stay alive even if their
 owner never plays again: each keeps at least two *vital* regions, regions all
-of whose empty points are its liberties, so the opponent can fill none of them
-without playing into atari of nothing, and nothing outside can change that.
+of whose empty points are its liberties, and the opponent's last stone in
+either would be a suicide while the other is open, whatever happens outside.
 Such a group is answered on the whole board, without a frame and without a
 search, for either side first ("lives as it stands; no move needed"), and the
 answer names the eyes that prove it.  Only the block holding the named stone
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.planes.benson import _alive
-from pipeline.planes.regions import enclosed_regions, label_blocks
 from pipeline.group_answer import colour_name
+from pipeline.planes.benson import unconditionally_alive
+from pipeline.planes.regions import enclosed_regions, label_blocks
 from solver.coordinates import go_point
 
 ORTHOGONAL = ((0, -1), (0, 1), (-1, 0), (1, 0))
@@ -67,8 +67,7 @@ def pass_alive(stones: np.ndarray, target: tuple[int, int]) -> PassAlive | None:
     if color == 0:
         return None
     blocks, _, _ = label_blocks(stones)
-    regions, sizes = enclosed_regions(stones, color)
-    alive = _alive(stones, color, blocks, regions, sizes.shape[0] - 1)
+    alive = unconditionally_alive(stones, color, blocks)
     if not alive[ty, tx]:
         return None
     block = blocks[ty, tx]
@@ -78,6 +77,7 @@ def pass_alive(stones: np.ndarray, target: tuple[int, int]) -> PassAlive | None:
         return [(x + dx, y + dy) for dx, dy in ORTHOGONAL if 0 <= y + dy < rows and 0 <= x + dx < cols]
 
     eyes = []
+    regions, sizes = enclosed_regions(stones, color)
     for label in range(sizes.shape[0] - 1):
         points = [(int(x), int(y)) for y, x in zip(*np.nonzero(regions == label))]
         empty = [(x, y) for x, y in points if stones[y, x] == 0]

@@ -88,6 +88,13 @@ def _alive_stones(stones, defender, blocks):
     return plane
 
 
+def unconditionally_alive(stones: np.ndarray, color: int, blocks: np.ndarray) -> np.ndarray:
+    """bool ``[y, x]``: ``color``'s stones in blocks Benson's test keeps alive (``blocks``: the
+    labels of :func:`pipeline.planes.regions.label_blocks`)."""
+    regions, sizes = enclosed_regions(stones, color)
+    return _alive(stones, color, blocks, regions, sizes.shape[0] - 1)
+
+
 @plane_group(["benson_alive"])
 def benson_alive(view: BoardView) -> np.ndarray:
     """Stones of either side in unconditionally alive blocks.  (One compiled call for both
