@@ -53,7 +53,7 @@ class GamePosition:
 
 
 def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = None,
-                  source: str | None = None) -> GamePosition:
+                  source: str | None = None, player_given: bool = False) -> GamePosition:
     """The position after move ``move_number`` (None: the main line's last move) of an SGF game.
 
     The root's (and every node's) ``AB AW AE`` are placed, the main line's ``B``/``W``
@@ -62,7 +62,8 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
     A problem file (:func:`is_problem_record`) is read at its root, ``PL`` to play,
     unless ``move_number`` says otherwise: its moves are the answer's.
     A move number past the end, or an illegal move on the way (an occupied point,
-    suicide), raises :class:`ProblemError` naming the move and its point.
+    suicide), raises :class:`ProblemError` naming the move and its point.  With
+    ``player_given`` (the side to play said elsewhere, ``--to-play``) ``PL`` is not read.
     """
     if isinstance(path_or_bytes, bytes):
         data, source = path_or_bytes, source or "<sgf>"
@@ -98,7 +99,9 @@ def game_position(path_or_bytes: str | Path | bytes, move_number: int | None = N
     if move_number is not None and played < move_number:
         raise ProblemError(source, f"move {move_number} is past the end of the game: "
                                    f"its main line has {played} moves")
-    if at_problem_root:
+    if player_given:   # the caller's side stands, whatever PL says
+        to_play = following or (3 - last[0] if last is not None else BLACK)
+    elif at_problem_root:
         to_play = color_of_letter(recorded_player(game.get_root(), source))
     elif following is not None:
         to_play = following
@@ -350,7 +353,7 @@ def group_problem(path: str, args) -> Problem:
 
 def framed_game_group(path: str, args) -> GameGroup:
     """:func:`group_problem`, with what its frame changed on the game's board."""
-    position = game_position(path, args.move, source=path)
+    position = game_position(path, args.move, source=path, player_given=args.to_play is not None)
     return position_group(position, args.group, path, args.to_play, args.max_area)
 
 

@@ -440,3 +440,20 @@ def test_only_a_pass_alive_group_goes_without_a_frame(final):
     # the same corner on a 19×19 board is open above: its two points are no eyes there
     open_above = game_position(on_19x19(GAME).encode(), source="game.sgf")
     assert pass_alive(open_above.stones, parse_go_point("B9", 19)) is None
+
+
+def test_to_play_given_stands_where_the_records_pl_cannot_be_read(tmp_path, capsys):
+    """A problem record (FINAL set up) whose PL[] is empty: refused for it alone, answered once
+    --to-play says who moves."""
+    from cli.main import main
+
+    stones = diagram(FINAL)
+    points = {colour: "".join(f"[{chr(97 + x)}{chr(97 + y)}]" for y, x in zip(*np.nonzero(stones == colour)))
+              for colour in (BLACK, WHITE)}
+    record = tmp_path / "problem.sgf"
+    record.write_text(f"(;SZ[9]PL[]AB{points[BLACK]}AW{points[WHITE]})")
+    assert main(["solve", str(record), "--group", "B9", "--no-guide"]) == 1
+    assert "PL[] must be B or W" in capsys.readouterr().err
+    assert main(["solve", str(record), "--group", "B9", "--no-guide", "--to-play", "B"]) == 0
+    assert capsys.readouterr().out.startswith(
+        f"{record}: Black to play cannot kill the white group at B9: it lives (proved, 0 nodes")
