@@ -126,20 +126,20 @@ def test_a_sample_of_the_database_agrees(capsys):
     assert asked == agree + disagree + unsettled and asked > 0 and agree > 0
 
 
-def test_a_disagreement_goes_to_tsumego_js_which_answers_the_projects_question():
-    """lv5.11 P1083221, White first with three marked blocks: GoTools says every block dies
-    unless White has a ko threat (d1l); with the attacker as ko master the solver saves the
-    block at HA with IB, and so does tsumego.js on the corner cut to its board."""
-    if not (GOTOOLS / "lv5.11").is_file():
+def test_a_question_goes_to_tsumego_js_on_the_position_cut_to_its_board():
+    """A disagreement is put to tsumego.js (peer_status) on the corner cut to its 16×16 board: on
+    the first question of the collection's first level file that the solver settles, the cut
+    position gives tsumego.js's answer, and it is the solver's."""
+    if not GOTOOLS.is_dir():
         pytest.skip("../shared/gotools (GoTools' problems) is not beside the repository")
-    from bench.gotools_check import Answer, peer_status, read_collection
+    from bench.gotools_check import level_files, peer_status, read_collection
     from bench.peer import tsumego_js
 
     try:
         tsumego_js.ensure_installed()
     except tsumego_js.PeerUnavailable as exc:
         pytest.skip(f"tsumego.js is not available: {exc}")
-    problem = next(p for p in read_collection(GOTOOLS / "lv5.11").problems if p.id == "1083221")
-    question = Answer(problem.file, problem.id, (7, 0), WHITE, "attacker", "unsafe", "d1l", True, "", "safe",
-                      "IB", 0, 0.0)
-    assert peer_status(problem, question) == "safe"
+    problems = read_collection(level_files(GOTOOLS)[0]).problems
+    answer = next(a for p in problems for a in check_problem(p, max_nodes=200_000, seconds=5).answers if a.settled)
+    problem = next(p for p in problems if p.id == answer.id)
+    assert peer_status(problem, answer) == answer.status
