@@ -48,8 +48,8 @@ from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack, repetition_depth
-from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, SIMULATED, SIMULATIONS, TAGS,
-                    node_key, node_key_after, table_claim, table_slot)
+from .table import (ABORT, NODES, RACE_PROOFS, SIMULATED, SIMULATIONS, TAGS, count_node, node_key,
+                    node_key_after, table_claim, table_slot)
 
 # A proof or disproof sets a number to INFINITE.  Sums of working numbers
 # count a shared subtree once per path into it and can grow exponentially with
@@ -299,10 +299,7 @@ def _simulate(context, keys, values, work, color, prover, km, depth, twin_delta,
     search's node count passes ``limit``.
     """
     counters = context[C_COUNTERS]
-    counters[NODES] += 1
-    if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
-        counters[ABORT] = ABORT_NODE_BUDGET
-    if counters[ABORT] != 0 or counters[NODES] > limit or depth > MAX_DEPTH:
+    if count_node(counters) or counters[NODES] > limit or depth > MAX_DEPTH:
         return False
     first_node = counters[NODES]
     cells = context[C_CELLS]
@@ -512,11 +509,9 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     none).  Returns (phi, delta, reliance depth, move).
     """
     counters = context[C_COUNTERS]
-    counters[NODES] += 1
+    stop = count_node(counters)
     first_node = counters[NODES]
-    if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
-        counters[ABORT] = ABORT_NODE_BUDGET
-    if counters[ABORT] != 0:
+    if stop:
         return np.int64(1), np.int64(1), 0, NO_MOVE
     position = context[C_HASH][0]
     opp = 3 - color

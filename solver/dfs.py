@@ -26,8 +26,8 @@ from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES
 from .race import NO_CLAIM, race_verdict
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
                     pass_loop_depth, repd_of, sign, winner_of)
-from .table import (ABORT, ABORT_NODE_BUDGET, MAX_NODES, NODES, RACE_PROOFS, TAGS, node_key, node_key_after,
-                    table_claim, table_slot)
+from .table import (ABORT, NODES, RACE_PROOFS, TAGS, count_node, node_key, node_key_after, table_claim,
+                    table_slot)
 
 # table value (one field): bit 0 exact, bits 1-2 winner, bits 8.. move + 2
 _EXACT = 1
@@ -50,11 +50,9 @@ def _lookup(keys, values, key):
 def search(context, keys, values, work, color, km, depth):
     """The result (see :func:`solver.rules.pack`) of the node at ``depth``."""
     counters = context[C_COUNTERS]
-    counters[NODES] += 1
+    stop = count_node(counters)
     first_node = counters[NODES]
-    if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
-        counters[ABORT] = ABORT_NODE_BUDGET
-    if counters[ABORT] != 0:
+    if stop:
         return pack(0, 0, NO_MOVE)
     cells = context[C_CELLS]
     target = context[C_TARGET]

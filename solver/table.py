@@ -46,6 +46,16 @@ KO_MASTER_KEYS = _rng.integers(1, np.iinfo(np.uint64).max, size=3, dtype=np.uint
 
 
 @inline_kernel
+def count_node(counters):
+    """Count a node entered; whether the search must stop (its node budget spent now, or an
+    abort raised before: the time limit, a full table)."""
+    counters[NODES] += 1
+    if counters[MAX_NODES] > 0 and counters[NODES] > counters[MAX_NODES]:
+        counters[ABORT] = ABORT_NODE_BUDGET
+    return counters[ABORT] != 0
+
+
+@inline_kernel
 def node_key(position_hash, color, km):
     """Key of a node: the position, who moves, and who is ko master (km = -1, 0, +1)."""
     key = position_hash ^ SIDE_KEYS[color] ^ KO_MASTER_KEYS[km + 1]
