@@ -124,17 +124,18 @@ def run(args) -> int:
 def show_pass_alive(path: str, group, json_lines: bool) -> None:
     """A group pass-alive on the game's whole board (:mod:`pipeline.pass_alive`): the exact answer
     for either side first, in ``solve``'s words, and no network."""
-    from pipeline.pass_alive import standing_words
+    from pipeline.group_answer import answer_words
+    from pipeline.pass_alive import standing_answer
 
     problem, alive = group.problem, group.pass_alive
-    size, defender = problem.size, problem.defender
-    words = standing_words(problem.to_play, defender, problem.target, size)
+    words = answer_words(standing_answer(problem.to_play, problem.defender), problem.size, problem.target)
     if json_lines:
         print(json.dumps({"file": path, "to_play": color_letter(problem.to_play),
-                          "target": go_point(*problem.target, size), "verdict": words,
-                          "pass_alive": alive.points(size), "network": None}), flush=True)
+                          "target": go_point(*problem.target, problem.size), "verdict": words,
+                          "pass_alive": alive.points(problem.size), "network": None}), flush=True)
         return
-    print(f"{path}: {words}; {alive.why(size, 3 - defender)} (no network: it reads framed groups)", flush=True)
+    print(f"{path}: {words}; {alive.why(problem.size, problem.attacker)} (no network: it reads framed groups)",
+          flush=True)
 
 
 def check_options(args) -> None:

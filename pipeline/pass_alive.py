@@ -21,9 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from pipeline.group_answer import colour_name
+from pipeline.group_answer import ALIVE, GroupAnswer, colour_name
 from pipeline.planes.benson import unconditionally_alive
 from pipeline.planes.regions import enclosed_regions, label_blocks
+from solver import Verdict
 from solver.coordinates import go_point
 
 ORTHOGONAL = ((0, -1), (0, 1), (-1, 0), (1, 0))
@@ -51,12 +52,14 @@ class PassAlive:
         return [[go_point(x, y, size) for x, y in eye] for eye in self.eyes]
 
 
-def standing_words(to_play: int, defender: int, target: tuple[int, int], size: int) -> str:
-    """A pass-alive group's answer in ``solve``'s words, whoever plays first."""
-    group = f"the {colour_name(defender).lower()} group at {go_point(*target, size)}"
-    if to_play == defender:
-        return f"{colour_name(to_play)} to play: {group} lives as it stands; no move needed"
-    return f"{colour_name(to_play)} to play cannot kill {group}: it lives"
+def standing_answer(to_play: int, defender: int) -> GroupAnswer:
+    """A pass-alive group's answer as a solve would give it, whoever plays first: the defender
+    needs no move (it stands alive), the attacker has none that kills; no node searched."""
+    defending = to_play == defender
+    move = "pass" if defending else None
+    verdict = Verdict(to_play, defender, move, defender, nodes=0, seconds=0.0)
+    return GroupAnswer(verdict, ko=False, ko_unsettled=False, standing=ALIVE if defending else None, move=move,
+                       line_ko_master="defender", nodes=0, seconds=0.0)
 
 
 def pass_alive(stones: np.ndarray, target: tuple[int, int]) -> PassAlive | None:

@@ -30,12 +30,12 @@ from pipeline.batch import REJECTED, Tally, input_files
 from pipeline.frame_check import (check_fields, check_lines, check_wider_frame, depends_headline, depends_words,
                                   frame_fields)
 from pipeline.game_group import add_group_options, check_group_options, framed_game_group, solution_sgf
-from pipeline.group_answer import (ALIVE, EACH, NODE_BUDGET, GroupAnswer, answer_fields, answer_group, colour_name,
-                                   sgf_of)
+from pipeline.group_answer import EACH, NODE_BUDGET, answer_fields, answer_group, colour_name, sgf_of
+from pipeline.pass_alive import standing_answer
 from pipeline.paths import check_output_file
 from pipeline.pattern_options import add_pattern_options, patterns_from_args
 from pipeline.warm_up import warm_up_planes, warm_up_solver
-from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, Verdict, load_problem
+from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
 from solver.board import BLACK, color_letter
 from solver.coordinates import go_move, go_point
 from solver.main_line import settled_length
@@ -76,16 +76,7 @@ def answer_problem(problem, group, path: str, args, guide=None,
                           **solve_options)
     verdict = answer.verdict
     size = problem.size
-    row = {
-        "file": path,
-        "to_play": color_letter(problem.to_play),
-        "target": go_point(*problem.target, size),
-        "target_sgf": sgf_point(*problem.target),
-        "defender": color_letter(problem.defender),
-        **answer_fields(answer, size, problem.target),
-        "frame": None, "wider_frame": None,
-        "guide": guide.source if guide is not None else None,
-    }
+    row = answer_row(problem, answer, path, guide)
     proved = "proved, " if verdict.winner is not None else ""
     nodes = f"{answer.nodes:,} node{'' if answer.nodes == 1 else 's'}"
     headline, changes, framed = row["verdict"], None, []
@@ -112,28 +103,29 @@ def answer_problem(problem, group, path: str, args, guide=None,
     return row, text, answer_sgf
 
 
+def answer_row(problem, answer, path: str, guide=None) -> dict:
+    """``--json``'s row of an answer, before the frame's fields and the main line."""
+    size = problem.size
+    return {"file": path, "to_play": color_letter(problem.to_play), "target": go_point(*problem.target, size),
+            "target_sgf": sgf_point(*problem.target), "defender": color_letter(problem.defender),
+            **answer_fields(answer, size, problem.target), "frame": None, "wider_frame": None,
+            "guide": guide.source if guide is not None else None}
+
+
+def stone_rows(stones) -> list[str]:
+    """A board as ``--json``'s ``final`` gives it: a string a row, ``X`` black, ``O`` white."""
+    return ["".join(".XO"[int(c)] for c in row) for row in stones]
+
+
 def pass_alive_answer(problem, alive, path: str, args, guide=None) -> tuple[dict, str, str | None]:
     """:func:`answer_problem`'s answer for a group pass-alive on the game's whole board
     (:mod:`pipeline.pass_alive`): no frame, no search, the same words as a solved answer."""
-    started = time.perf_counter()
-    defender = problem.defender
-    defending = problem.to_play == defender
-    move = "pass" if defending else None
-    verdict = Verdict(problem.to_play, defender, move, defender, nodes=0, seconds=0.0)
-    answer = GroupAnswer(verdict, ko=False, ko_unsettled=False, standing=ALIVE if defending else None,
-                         move=move, line_ko_master="defender", nodes=0,
-                         seconds=time.perf_counter() - started)
-    size = problem.size
-    why = alive.why(size, 3 - defender)
-    row = {"file": path, "to_play": color_letter(problem.to_play), "target": go_point(*problem.target, size),
-           "target_sgf": sgf_point(*problem.target), "defender": color_letter(defender),
-           **answer_fields(answer, size, problem.target), "frame": None, "wider_frame": None,
-           "pass_alive": alive.points(size),
-           "guide": guide.source if guide is not None else None}
-    text = f"{path}: {row['verdict']} (proved, 0 nodes, {answer.seconds:.2f} s)\n  {why}"
+    answer = standing_answer(problem.to_play, problem.defender)
+    why = alive.why(problem.size, problem.attacker)
+    row = {**answer_row(problem, answer, path, guide), "pass_alive": alive.points(problem.size)}
+    text = f"{path}: {row['verdict']} (proved, 0 nodes, 0.00 s)\n  {why}"
     if args.pv:
-        row.update(pv=[], pv_full_length=0, final=["".join(".XO"[int(c)] for c in rows) for rows in problem.stones],
-                   pv_complete=True)
+        row.update(pv=[], pv_full_length=0, final=stone_rows(problem.stones), pv_complete=True)
         text += "\n  main line: none needed"
     answer_sgf = solution_sgf(problem, [], f"{row['verdict']}\n\n{why[0].upper()}{why[1:]}.") \
         if args.sgf_out else None
@@ -189,7 +181,7 @@ def add_main_line(row: dict, solver, problem, answer, args) -> str:
     row["pv"] = [{"color": color_letter(c), "move": go_move(m, size), "sgf": sgf_of(m)} for c, m in moves]
     row["pv_full_length"] = 0 if line is None else len(opening) + len(line.moves)
     stones = replayed(problem, moves)
-    row["final"] = ["".join(".XO"[int(c)] for c in rows) for rows in stones]
+    row["final"] = stone_rows(stones)
     row["pv_complete"] = line is not None and line.complete
     if line is None:
         return "  main line: none (the solve ran out of nodes)"

@@ -19,7 +19,7 @@ from pipeline.formats.sgf_writer import game_tree, node, stone_points
 from pipeline.formats.subproblem import Subproblem
 from pipeline.game_group import GameGroup, GamePosition, game_position, position_group
 from pipeline import solve_command
-from pipeline.solve_command import answer_problem, colour_name, line_moves, replayed
+from pipeline.solve_command import answer_problem, colour_name, line_moves, replayed, stone_rows
 from solver import BLACK, EMPTY, WHITE, Problem, ProblemError, parse_problem, sgf_point
 from solver.board import MAX_SIZE, color_letter, color_of_letter
 from solver.coordinates import go_point, parse_go_point
@@ -34,10 +34,6 @@ class BadRequest(ValueError):
 
 class NotThere(LookupError):
     """A request for something the server does not hold (a position, a size, a view)."""
-
-
-def stone_rows(stones: np.ndarray) -> list[str]:
-    return ["".join(GLYPHS[int(v)] for v in row) for row in stones]
 
 
 def read_position(data: bytes, source: str, move: int | None = None) -> dict:
