@@ -151,30 +151,36 @@ generate: $(STAMP)
 enclose: $(STAMP)
 	$(BIN)/tsumego enclose $(OPEN) --out $(OUT)/enclosed $(ENCLOSE_OPTIONS) $(BEAM)
 
-# The shipped network (model/networks/$(NETWORK)), reproduced from the shared data:
+# The shipped network (model/networks/$(NETWORK)) built again from the shared data:
 # the published problems of $(SHARED)/sgf-open enclosed (unguided: the data does not
-# depend on an earlier network), their trees capped at $(MAX_SUBPROBLEMS) nodes a side;
-# the book problems whose position copies a held-out reference problem's left out
-# (same-positions), the rest's features split by problem (0.1 of them kept to watch the
-# schedule); a conv network (64 planes, 3 blocks) trained 11 epochs (cosine), then 8
-# more from there (cosine from 0.00035), both with the train split of the reference
-# problems ($(SHARED)/sgf-problems, trees capped alike, split by problem with 0.34 of
-# them held out: those it never sees) drawn 4 times an epoch beside the book problems.
-# Packed at $(BITS) bits and copied to $(NETWORK_DIR).  About seven hours on 2 cores:
-# every stage keeps its output in $(NETWORK_CACHE), outside the repository, and a
+# depend on an earlier network), their trees capped at 100 nodes a side; the book
+# problems whose position copies a held-out reference problem's left out
+# (same-positions), the rest's features split by problem; the train split of the
+# reference problems ($(SHARED)/sgf-problems, split by problem with 0.34 held out)
+# drawn 4 times an epoch beside them; packed at $(BITS) bits, scored on the held-out
+# reference split (its calibration sets eval's unsure band) and installed in
+# $(NETWORK_DIR) with its float weights and its card (tsumego card).
+# NETWORK_SIZE=short (the default, about 150 minutes on 2 cores): enclose at a tenth
+# of its node budget and one training of conv-books-short from the shipped network's
+# weights, so each build goes on from the last.  NETWORK_SIZE=full (about seven
+# hours): enclose at its default budget, conv-books from nothing then conv-books-longer.
+# Every stage keeps its output in $(NETWORK_CACHE), outside the repository, and a
 # stamp; a stopped build goes on where it stopped, a stage whose inputs or settings
 # changed runs again (pipeline/network_build.py).  make network-status says where it stands.
 SHARED ?= ../shared
 NETWORK ?= conv-books
 NETWORK_DIR ?= model/networks/$(NETWORK)
-NETWORK_CACHE ?= $(HOME)/.cache/tsumego/network
-MAX_SUBPROBLEMS ?= 100
+NETWORK_SIZE ?= short
+NETWORK_CACHE ?= $(HOME)/.cache/tsumego/network$(if $(filter short,$(NETWORK_SIZE)),-short)
+# The book trees' cap (empty: the size's, 100)
+MAX_SUBPROBLEMS ?=
 # An ablation's build (say MAX_SUBPROBLEMS=300 in a cache of its own) links the stages
 # this other cache has done with the same keys, the enclosed book problems above all.
 NETWORK_SHARE ?=
 REFERENCE := $(NETWORK_CACHE)/reference
-NETWORK_BUILD = $(BIN)/python -m pipeline.network_build --cache $(NETWORK_CACHE) --shared $(SHARED) \
-	--network $(NETWORK) --seed $(SEED) --bits $(BITS) --max-subproblems $(MAX_SUBPROBLEMS) \
+NETWORK_BUILD = $(BIN)/python -m pipeline.network_build --size $(NETWORK_SIZE) --cache $(NETWORK_CACHE) \
+	--shared $(SHARED) --network $(NETWORK) --seed $(SEED) --bits $(BITS) \
+	$(if $(MAX_SUBPROBLEMS),--max-subproblems $(MAX_SUBPROBLEMS)) \
 	--beam "$(BEAM)" --enclose-options "$(ENCLOSE_OPTIONS)" $(if $(NETWORK_SHARE),--share-from $(NETWORK_SHARE))
 network: $(STAMP)
 	$(NETWORK_BUILD) run
@@ -183,13 +189,15 @@ network-status: $(STAMP)
 	$(NETWORK_BUILD) status
 
 # The move order's learned patterns (solver/move_patterns.npz), fitted on searches of
-# book problems enclosed as make network encloses them (the same folder, enclosed first
-# if it is not there), drawn from the training half of the collection, the benchmark
-# draws left out (python -m solver.pattern_training; docs/solver.md).
+# book problems enclosed as the full make network encloses them (its folder, enclosed
+# first if it is not there), drawn from the training half of the collection, the
+# benchmark draws left out (python -m solver.pattern_training; docs/solver.md).
 PATTERNS_FILE ?= solver/move_patterns.npz
+PATTERNS_CACHE ?= $(HOME)/.cache/tsumego/network
 move-patterns: $(STAMP)
-	$(NETWORK_BUILD) run --until enclose
-	$(BIN)/python -m solver.pattern_training $(NETWORK_CACHE)/enclosed --out $(PATTERNS_FILE) \
+	$(BIN)/python -m pipeline.network_build run --size full --cache $(PATTERNS_CACHE) --shared $(SHARED) \
+	    --beam "$(BEAM)" --until enclose
+	$(BIN)/python -m solver.pattern_training $(PATTERNS_CACHE)/enclosed --out $(PATTERNS_FILE) \
 	    --exclude bench/draws/*.jsonl
 
 # The reference problems expanded as the book problems are, their features split by

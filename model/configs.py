@@ -15,6 +15,9 @@ flags spread over the Makefile, and ``model.json`` records the name.
   "The book network's dead value head"); ``conv-books-longer``, its
   second run from there, 8 more epochs from a learning rate of 0.00035
   (model/networks/conv-books/README.md).
+- ``conv-books-short``: the short ``make network``'s one run, from the shipped
+  network's weights, as many cosine epochs from 0.00035 as fit its hour on 2
+  cores (pipeline/network_stages.py).
 """
 from __future__ import annotations
 
@@ -24,4 +27,5 @@ CONFIGS: dict[str, dict] = {
     "conv-books": {"architecture": "conv", "channels": 64, "blocks": 3, "schedule": "cosine", "epochs": 11,
                    "warm_up": 1000},
     "conv-books-longer": {"schedule": "cosine", "epochs": 8, "learning_rate": 0.00035},
+    "conv-books-short": {"schedule": "cosine", "epochs": 5, "learning_rate": 0.00035},
 }

@@ -1,19 +1,23 @@
 """make network's build (pipeline/network_build.py): stamps, skips, reruns, resumes, status.
 
 The stages' commands are not run: ``subprocess.call`` is replaced by a fake that
-records each command and writes what the real one would leave behind.
+records each command and writes what the real one would leave behind.  The
+tests of stamps and keys run the full build (``--size full``, the fixture's
+default); the short build's own steps are tested at the end.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
 import pytest
 
-from pipeline import network_build
+from pipeline import network_build, network_stages
 from pipeline.network_build import STAGES, main
 
 NAMES = [stage.name for stage in STAGES]
+PACKINGS = itertools.count()
 
 
 def fake_outputs(command: list[str], cache: Path) -> None:
@@ -37,7 +41,13 @@ def fake_outputs(command: list[str], cache: Path) -> None:
         (out / "model.json").write_text("{}")
     elif verb == "quantize":
         folder = Path(command[command.index("--model") + 1])
-        (folder / f"model-{command[command.index('--bits') + 1]}bit.tsq").write_text("")
+        # each run packs other bytes, as a training's new weights would
+        packed = f"packed by run {next(PACKINGS)}"
+        (folder / f"model-{command[command.index('--bits') + 1]}bit.tsq").write_text(packed)
+        (folder / "model-float.tsq").write_text(packed)
+    elif verb == "report":
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "summary.json").write_text("{}")
 
 
 @pytest.fixture
@@ -49,7 +59,12 @@ def build(tmp_path, monkeypatch):
     (shared / "sgf-open/book/1.sgf").write_text("(;)")
     (shared / "sgf-problems/1.sgf").write_text("(;)")
     cache = tmp_path / "cache"
-    monkeypatch.setattr(network_build, "REPOSITORY", tmp_path / "repo")
+    repository = tmp_path / "repo"
+    monkeypatch.setattr(network_stages, "REPOSITORY", repository)
+    shipped = repository / "model/networks/conv-books"
+    shipped.mkdir(parents=True)
+    (shipped / "model.json").write_text('{"run": "shipped"}')
+    (shipped / "model-5bit.tsq").write_text("5 bits")
     codes: dict[str, int] = {}
 
     def run(*options: str) -> list[list[str]]:
@@ -63,7 +78,8 @@ def build(tmp_path, monkeypatch):
             return code
 
         monkeypatch.setattr(network_build.subprocess, "call", call)
-        main(["run", "--cache", str(cache), "--shared", str(shared), *options])
+        size = [] if "--size" in options else ["--size", "full"]
+        main(["run", "--cache", str(cache), "--shared", str(shared), *size, *options])
         return ran
 
     run.codes = codes
@@ -76,7 +92,8 @@ def stages_of(commands) -> list[str]:
 
 def status(cache: Path, shared: Path, capsys, *options: str) -> dict[str, list[str]]:
     capsys.readouterr()
-    assert main(["status", "--cache", str(cache), "--shared", str(shared), *options]) == 0
+    size = [] if "--size" in options else ["--size", "full"]
+    assert main(["status", "--cache", str(cache), "--shared", str(shared), *size, *options]) == 0
     rows = [line.split("|")[1:-1] for line in capsys.readouterr().out.splitlines()[3:]]
     return {cells[0].strip(): [c.strip() for c in cells[1:]] for cells in rows}
 
@@ -86,7 +103,7 @@ def test_a_build_runs_every_stage_once_then_skips_them(build, capsys):
     assert {row[0] for row in status(cache, shared, capsys).values()} == {"to do"}
     first = run()
     assert stages_of(first) == ["solve-all", "features", "enclose", "solve-all", "same-positions",
-                                "features", "train", "train", "quantize"]
+                                "features", "train", "train", "quantize", "report", "card"]
     assert sorted(p.stem for p in (cache / "stamps").glob("*.json")) == sorted(NAMES)
     assert (build[1].parent / "repo/model/networks/conv-books/model-5bit.tsq").exists()
     assert {row[0] for row in status(cache, shared, capsys).values()} == {"done"}
@@ -98,7 +115,8 @@ def test_a_changed_setting_reruns_the_stages_it_reaches(build, capsys):
     run()
     # the seed splits the features and seeds training; the enclosed problems and trees stay
     again = run("--seed", "1")
-    assert stages_of(again) == ["features", "same-positions", "features", "train", "train", "quantize"]
+    assert stages_of(again) == ["features", "same-positions", "features", "train", "train", "quantize",
+                                "report", "card"]
     # Beam options say how to run, not what: they change no key
     assert run("--seed", "1", "--beam", "--direct_num_workers 2") == []
     # a changed book collection: enclose again, in place, and everything after it
@@ -121,7 +139,7 @@ def test_a_stopped_build_goes_on_where_it_stopped(build, capsys):
     assert rows["quantize"][0] == "to do" and "about" in rows["quantize"][2]
     run.codes.clear()
     resumed = run()
-    assert stages_of(resumed) == ["train", "train", "quantize"]
+    assert stages_of(resumed) == ["train", "train", "quantize", "report", "card"]
     assert resumed[0][-2:] == ["--resume", str(cache / "model")]            # the unfinished run
     assert resumed[1][resumed[1].index("--resume") + 1] == str(cache / "model")   # from the first run
     # the time of the sitting stopped by Ctrl-C was never written: the row says whose time it shows
@@ -175,7 +193,8 @@ def test_until_stops_after_a_stage(build):
 def test_a_build_takes_the_stages_another_has_done_with_the_same_keys(build, capsys, tmp_path, monkeypatch):
     run, cache, shared = build
     run()
-    # another cap on the trees: the book problems are enclosed once, every tree grown again
+    # another cap on the book trees: the book problems enclosed once, their trees grown again; the
+    # reference trees (capped at REFERENCE_CAP whatever the book trees' cap) are shared
     other = tmp_path / "cap-300"
     ran = []
 
@@ -186,15 +205,16 @@ def test_a_build_takes_the_stages_another_has_done_with_the_same_keys(build, cap
 
     monkeypatch.setattr(network_build.subprocess, "call", call)
     main(["run", "--cache", str(other), "--shared", str(shared), "--max-subproblems", "300",
-          "--share-from", str(cache)])
-    assert "enclose" not in stages_of(ran) and stages_of(ran).count("solve-all") == 2
+          "--share-from", str(cache), "--size", "full"])
+    assert "enclose" not in stages_of(ran) and stages_of(ran).count("solve-all") == 1
+    assert (other / "reference/solve-all").resolve() == (cache / "reference/solve-all").resolve()
     assert (other / "enclosed").is_symlink() and (other / "enclosed").resolve() == (cache / "enclosed").resolve()
     assert {row[0] for row in status(other, shared, capsys, "--max-subproblems", "300").values()} == {"done"}
     # a changed book collection: the linked stage is unlinked and run in its own folder
     (shared / "sgf-open/book/2.sgf").write_text("(;)")
     ran.clear()
     main(["run", "--cache", str(other), "--shared", str(shared), "--max-subproblems", "300",
-          "--share-from", str(cache), "--until", "enclose"])
+          "--share-from", str(cache), "--until", "enclose", "--size", "full"])
     assert stages_of(ran) == ["enclose"]
     assert not (other / "enclosed").is_symlink() and (cache / "enclosed/summary.md").exists()
 
@@ -224,7 +244,7 @@ def test_a_new_reading_version_reruns_enclose_in_place_and_keeps_every_key(build
 
     run, cache, shared = build
     run()
-    settings = network_build.Settings(cache=cache, shared=shared)
+    settings = network_build.Settings(cache=cache, shared=shared, size="full")
     keys = network_build.stage_keys(settings)
     monkeypatch.setattr(question, "READING_VERSION", question.READING_VERSION + 1)
     assert network_build.stage_keys(settings) == keys
@@ -251,7 +271,7 @@ def test_a_new_reading_version_that_changes_the_enclosed_problems_reruns_what_re
     (cache / "enclosed/book").mkdir(parents=True)
     (cache / "enclosed/book/1.sgf").write_text("(;MA[aa])")
     run()
-    keys = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared))
+    keys = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared, size="full"))
     module = sys.modules[__name__]
     plain = module.fake_outputs
 
@@ -262,7 +282,49 @@ def test_a_new_reading_version_that_changes_the_enclosed_problems_reruns_what_re
 
     monkeypatch.setattr(module, "fake_outputs", other_answers)
     monkeypatch.setattr(question, "READING_VERSION", question.READING_VERSION + 1)
-    assert stages_of(run()) == ["enclose", "solve-all", "features", "train", "train", "quantize"]
-    after = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared))
+    assert stages_of(run()) == ["enclose", "solve-all", "features", "train", "train", "quantize", "report",
+                                "card"]
+    after = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared, size="full"))
     assert after["enclose"] == keys["enclose"] and after["solve-all"] != keys["solve-all"]
     assert run() == []
+
+
+def test_the_short_build_trains_once_from_the_shipped_weights_and_installs_them_for_the_next(build, capsys):
+    run, cache, shared = build
+    first = run("--size", "short")
+    assert stages_of(first) == ["solve-all", "features", "enclose", "solve-all", "same-positions", "features",
+                                "train", "quantize", "report", "card"]
+    enclose = next(command for command in first if command[1] == "enclose")
+    assert enclose[enclose.index("--max-nodes") + 1] == "20000"   # a tenth of enclose's budget
+    train = next(command for command in first if command[1] == "train")
+    assert train[train.index("--config") + 1] == "conv-books-short"
+    assert train[train.index("--resume") + 1] == str(cache / "warm-start")
+    assert (cache / "warm-start/model-5bit.tsq").read_text() == "5 bits"   # a copy of the shipped network
+    installed = cache.parent / "repo/model/networks/conv-books"
+    assert (installed / "model-5bit.tsq").read_text() == (cache / "model/model-5bit.tsq").read_text()
+    assert (installed / "model-float.tsq").exists()
+    assert first[-1][1:] == ["card", "--network", str(installed), "--report", str(cache / "report")]
+    assert {row[0] for row in status(cache, shared, capsys, "--size", "short").values()} == {"done"}
+    # the installed network is not what this build started from: nothing runs again
+    assert run("--size", "short") == []
+    # the weights it started from changed (the copy taken again): the training runs again
+    (cache / "warm-start/model-5bit.tsq").write_text("other weights")
+    assert stages_of(run("--size", "short")) == ["train", "quantize", "report", "card"]
+
+
+def test_the_short_and_full_builds_score_on_the_same_reference_split(build):
+    run, cache, shared = build
+    keys = {size: network_build.stage_keys(network_build.Settings(cache=cache, shared=shared, size=size))
+            for size in ("short", "full")}
+    assert keys["short"]["reference-features"] == keys["full"]["reference-features"]
+    assert keys["short"]["enclose"] != keys["full"]["enclose"]
+    capped = network_build.Settings(cache=cache, shared=shared, size="short", max_subproblems=50)
+    assert network_build.stage_keys(capped)["reference-features"] == keys["short"]["reference-features"]
+
+
+def test_the_short_build_without_a_shipped_network_says_to_build_the_full_one(build, tmp_path, monkeypatch):
+    run, cache, shared = build
+    monkeypatch.setattr(network_stages, "REPOSITORY", tmp_path / "empty")
+    with pytest.raises(SystemExit) as stop:
+        run("--size", "short")
+    assert "NETWORK_SIZE=full" in str(stop.value)

@@ -1,0 +1,314 @@
+"""The stages of ``make network``: what each runs, reads and leaves, for the short build and the full one.
+
+``NETWORK_SIZE=short`` (the default) fits 150 minutes on 2 cores: the book
+problems enclosed at a tenth of ``enclose``'s node budget (RESULTS.md, "What a
+tenth of enclose's node budget loses"), their trees, the features, and one
+training that starts from the shipped network's weights (``warm-start``, a
+copy taken when the build starts), so that each build goes on from the last.
+``NETWORK_SIZE=full`` is the recipe of seven hours: enclose at the default
+budget and two trainings from nothing.  Both score on the same held-out
+reference split (its trees capped at :data:`REFERENCE_CAP` whatever the book
+trees' cap), so their figures compare.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+REPOSITORY = Path(__file__).resolve().parents[1]
+SIZES = ("short", "full")
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What the build is asked for (the Makefile's variables)."""
+
+    cache: Path
+    shared: Path
+    network: str = "conv-books"
+    seed: int = 0
+    bits: int = 5
+    size: str = "short"              # one of SIZES
+    max_subproblems: int | None = None   # the book trees' cap (None: the size's, SIZE_RECIPES)
+    book_test: float = 0.1
+    reference_test: float = 0.34
+    beam: tuple[str, ...] = ()
+    enclose_options: tuple[str, ...] = ()
+    share_from: Path | None = None   # another build's cache whose finished stages are linked
+
+    @property
+    def trees_cap(self) -> int:
+        return self.max_subproblems if self.max_subproblems is not None else SIZE_RECIPES[self.size].trees_cap
+
+
+@dataclasses.dataclass(frozen=True)
+class SizeRecipe:
+    """What a build size changes: enclose's options (before the build's own), the book trees'
+    cap, the trained folder that is packed and installed, and the minutes its data stages
+    take on 2 cores where they differ from the stages' own figures (for ``status``)."""
+
+    enclose_options: tuple[str, ...]
+    trees_cap: int
+    trained: str
+    expected_minutes: dict = dataclasses.field(default_factory=dict)
+
+
+# The short build's budget: a tenth of enclose's 200,000 nodes keeps 84% of the enclosed
+# problems, the same files, for 0.19 of the CPU (RESULTS.md, "What a tenth of enclose's
+# node budget loses").
+SIZE_RECIPES = {
+    "short": SizeRecipe(enclose_options=("--max-nodes", "20000"), trees_cap=100, trained="model",
+                        expected_minutes={"enclose": 20}),
+    "full": SizeRecipe(enclose_options=(), trees_cap=100, trained="model-longer"),
+}
+# The reference problems' trees, whatever the book trees' cap: the held-out split every
+# build is scored on stays the same records.
+REFERENCE_CAP = 100
+
+
+@dataclasses.dataclass(frozen=True)
+class Stage:
+    """One step: ``command(settings)`` writes ``output`` (relative to the cache), finished when
+    ``complete`` holds; ``reads`` names the stages whose output it reads; ``in_place``: a changed
+    key reruns the command in its folder rather than from an empty one; ``expected_minutes``: on
+    2 cores, for ``status``."""
+
+    name: str
+    output: str
+    command: object              # settings -> list of arguments after ``tsumego``
+    complete: object             # (cache folder) -> bool
+    progress: object             # (cache folder, settings) -> str, how far a partial run got
+    reads: tuple[str, ...] = ()
+    shared_inputs: tuple[str, ...] = ()   # folders of the shared data it reads
+    in_place: bool = False
+    rejections_allowed: bool = False      # exit code 1: inputs rejected, each named
+    expected_minutes: int = 10
+    # () -> the version of the code an in-place stage runs, kept in its stamp: a stamp of
+    # another version makes the stage run again, in place, without changing its key (the
+    # command itself decides what to redo); ``answers``: (cache folder) -> a digest of what
+    # the stages after it read, which, changed by such a run, changes the keys they read
+    code_version: object = None
+    answers: object = None
+    # (settings) -> what else the output depends on, beside the command, in its key
+    version: object = None
+    # (settings) -> None: done in Python in place of a ``tsumego`` command (``command`` then
+    # only says what it does, for the key and the log)
+    action: object = None
+
+
+def count_files(folder: Path, pattern: str) -> int:
+    return sum(1 for _ in folder.rglob(pattern)) if folder.is_dir() else 0
+
+
+def tree_progress(out: Path, problems: Path) -> str:
+    """How far a solve-all run got: trees finished, sides grown or set aside, of the problems."""
+    sides = count_files(out / "partial", "*.sgf") + count_files(out / "rejected", "*.json")
+    return (f"{count_files(out / 'trees', '*.sgf')} of {count_files(problems, '*.sgf')} trees, "
+            f"{sides} sides grown or set aside")
+
+
+def enclose_progress(out: Path, settings: Settings) -> str:
+    """How far an enclose run got: the problems whose record holds for today's settings (a
+    record of an earlier ``READING_VERSION`` is checked on a sample when the stage runs, then
+    kept or redone), where the build's enclose options are the defaults; else every record."""
+    problems = count_files(settings.shared / "sgf-open", "*.sgf")
+    if settings.enclose_options:
+        return f"{count_files(out / 'records', '*.json')} of {problems} problems"
+    from pipeline.enclose.command import record_settings
+    from pipeline.enclose.keys import fingerprint
+    from pipeline.enclose.reading_check import earlier_version
+
+    current = record_settings()
+    done = earlier = 0
+    for path in out.glob("records/**/*.json"):
+        try:
+            record = json.loads(path.read_text())
+            data = Path(record["file"]).read_bytes()
+            if record.get("fingerprint") == fingerprint(data, current):
+                done += 1
+            else:
+                earlier += earlier_version(record, data, current) is not None
+        except (OSError, ValueError, KeyError, TypeError):
+            pass   # a record being written, or of a file gone: not done
+    return (f"{done} of {problems} problems with today's settings"
+            + (f", {earlier} of an earlier reading (checked on a sample when it runs)" if earlier else ""))
+
+
+def training_progress(folder: Path) -> str:
+    progress = folder / "checkpoints" / "progress.json"
+    if (folder / "model.keras").exists():
+        return "trained"
+    if not progress.exists():
+        return "not started"
+    # read here, not through model.checkpoints: pipeline sits below model (tests/test_layers.py)
+    state = json.loads(progress.read_text())
+    # the run's epochs stand in its limits (model.train writes progress.json so)
+    epochs = (state.get("limits") or {}).get("epochs", "?")
+    return f"{state.get('epochs_done', 0)} of {epochs} epochs"
+
+
+def _reference_commands(s: Settings):
+    reference = s.cache / "reference"
+    return {
+        "reference-solve-all": ["solve-all", "--problems", str(s.shared / "sgf-problems"),
+                                "--out", str(reference / "solve-all"), "--max-subproblems",
+                                str(REFERENCE_CAP), "--no-progress", *s.beam],
+        "reference-features": ["features", "--subproblems", str(reference / "solve-all" / "subproblems"),
+                               "--out", str(reference / "tfrecords"), "--test-fraction", str(s.reference_test),
+                               "--seed", str(s.seed), "--no-progress", *s.beam],
+    }
+
+
+def _train(s: Settings, out: str, *recipe: str) -> list[str]:
+    reference_train = [a for _ in range(4) for a in ("--extra-train", str(s.cache / "reference" / "tfrecords"))]
+    return ["train", "--data", str(s.cache / "tfrecords"), "--out", str(s.cache / out), *recipe,
+            "--seed", str(s.seed), *reference_train, "--extra-split", "train", "--validation-fraction", "0"]
+
+
+DATA_STAGES = (
+    Stage("reference-solve-all", "reference/solve-all",
+          lambda s: _reference_commands(s)["reference-solve-all"],
+          complete=lambda c: (c / "reference/solve-all/stats.json").exists(),
+          progress=lambda c, s: tree_progress(c / "reference/solve-all", s.shared / "sgf-problems"),
+          shared_inputs=("sgf-problems",), in_place=True, rejections_allowed=True, expected_minutes=8),
+    Stage("reference-features", "reference/tfrecords",
+          lambda s: _reference_commands(s)["reference-features"],
+          complete=lambda c: (c / "reference/tfrecords/features.json").exists(),
+          progress=lambda c, s: "", reads=("reference-solve-all",), expected_minutes=2,
+          version=lambda s: planes_version()),
+    Stage("enclose", "enclosed",
+          lambda s: ["enclose", str(s.shared / "sgf-open"), "--out", str(s.cache / "enclosed"), "--no-guide",
+                     "--no-progress", *SIZE_RECIPES[s.size].enclose_options, *s.enclose_options, *s.beam],
+          complete=lambda c: (c / "enclosed/summary.md").exists(),
+          progress=lambda c, s: enclose_progress(c / "enclosed", s),
+          shared_inputs=("sgf-open",), in_place=True, rejections_allowed=True, expected_minutes=95,
+          code_version=lambda: reading_version(), answers=lambda c: files_digest(c / "enclosed", "*.sgf"),
+          version=lambda s: ENCLOSE_KEY_VERSION),
+    Stage("solve-all", "solve-all",
+          lambda s: ["solve-all", "--problems", str(s.cache / "enclosed"), "--out", str(s.cache / "solve-all"),
+                     "--max-subproblems", str(s.trees_cap), "--no-progress", *s.beam],
+          complete=lambda c: (c / "solve-all/stats.json").exists(),
+          progress=lambda c, s: tree_progress(c / "solve-all", c / "enclosed"),
+          reads=("enclose",), in_place=True, rejections_allowed=True, expected_minutes=70),
+    Stage("same-positions", "copies.txt",
+          lambda s: ["same-positions", "--open", str(s.shared / "sgf-open"), "--enclosed",
+                     str(s.shared / "sgf-problems"), "--out", str(s.cache / "same-positions.json"),
+                     "--held-out", str(s.cache / "reference" / "tfrecords"),
+                     "--copies-out", str(s.cache / "copies.txt")],
+          complete=lambda c: (c / "copies.txt").exists(), progress=lambda c, s: "",
+          reads=("reference-features",), shared_inputs=("sgf-open", "sgf-problems"), rejections_allowed=True,
+          expected_minutes=3),
+    Stage("features", "tfrecords",
+          lambda s: ["features", "--subproblems", str(s.cache / "solve-all" / "subproblems"),
+                     "--out", str(s.cache / "tfrecords"), "--test-fraction", str(s.book_test),
+                     "--seed", str(s.seed), "--exclude-problems", str(s.cache / "copies.txt"),
+                     "--no-progress", *s.beam],
+          complete=lambda c: (c / "tfrecords/features.json").exists(), progress=lambda c, s: "",
+          reads=("solve-all", "same-positions"), expected_minutes=15, version=lambda s: planes_version()),
+)
+
+
+
+def _quantize(trained: str, reads: str) -> Stage:
+    return Stage("quantize", f"{trained}/model-5bit.tsq",
+                 lambda s: ["quantize", "--model", str(s.cache / trained), "--bits", str(s.bits), "--no-table"],
+                 complete=lambda c: any((c / trained).glob("model-*bit.tsq")), progress=lambda c, s: "",
+                 reads=(reads,), in_place=True, expected_minutes=1)
+
+
+def _report(trained: str) -> Stage:
+    """The network scored on the held-out reference split, with the 8 symmetries: the card's
+    figures and its calibration (``tsumego card`` reads them at install)."""
+    return Stage("report", "report",
+                 lambda s: ["report", "--model", str(s.cache / trained), "--data",
+                            str(s.cache / "reference" / "tfrecords"), "--split", "test", "--bits", str(s.bits),
+                            "--out", str(s.cache / "report")],
+                 complete=lambda c: (c / "report/summary.json").exists(), progress=lambda c, s: "",
+                 reads=("quantize", "reference-features"), expected_minutes=10)
+
+
+def copy_shipped_weights(s: Settings) -> None:
+    """``warm-start``: the repository's network (its packed files and ``model.json``) copied into
+    the cache as the build starts, so that installing the new network does not change what the
+    training started from."""
+    source = REPOSITORY / "model" / "networks" / s.network
+    files = sorted(source.glob("*.tsq")) if (source / "model.json").is_file() else []
+    if not files:
+        raise SystemExit(f"network: warm-start: {source} holds no packed network with its model.json to "
+                         "start from; build with NETWORK_SIZE=full, which trains from nothing")
+    target = s.cache / "warm-start"
+    partial = target.with_name("warm-start.partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir(parents=True)
+    for path in [*files, source / "model.json"]:
+        shutil.copy2(path, partial / path.name)
+    if target.exists():
+        shutil.rmtree(target)
+    partial.rename(target)
+
+
+SHORT_TRAINING = (
+    Stage("warm-start", "warm-start", lambda s: ["copy", f"model/networks/{s.network}"],
+          complete=lambda c: (c / "warm-start/model.json").exists(), progress=lambda c, s: "",
+          expected_minutes=1, action=copy_shipped_weights),
+    Stage("train", "model",
+          lambda s: _train(s, "model", "--config", "conv-books-short") + ["--resume", str(s.cache / "warm-start")],
+          complete=lambda c: (c / "model/model.keras").exists(),
+          progress=lambda c, s: training_progress(c / "model"),
+          reads=("features", "reference-features", "warm-start"), expected_minutes=60,
+          # the weights it starts from, whatever network the repository held when they were copied
+          version=lambda s: files_digest(s.cache / "warm-start", "*") if (s.cache / "warm-start").is_dir() else ""),
+    _quantize("model", "train"),
+    _report("model"),
+)
+
+FULL_TRAINING = (
+    Stage("train", "model",
+          lambda s: _train(s, "model", "--config", "conv-books"),
+          complete=lambda c: (c / "model/model.keras").exists(),
+          progress=lambda c, s: training_progress(c / "model"),
+          reads=("features", "reference-features"), expected_minutes=95),
+    Stage("train-longer", "model-longer",
+          lambda s: _train(s, "model-longer", "--config", "conv-books-longer")
+          + ["--resume", str(s.cache / "model")],
+          complete=lambda c: (c / "model-longer/model.keras").exists(),
+          progress=lambda c, s: training_progress(c / "model-longer"),
+          reads=("train",), expected_minutes=90),
+    _quantize("model-longer", "train-longer"),
+    _report("model-longer"),
+)
+
+
+def stages(size: str) -> tuple[Stage, ...]:
+    """The build's stages in order, for ``size`` (one of SIZES)."""
+    return DATA_STAGES + (SHORT_TRAINING if size == "short" else FULL_TRAINING)
+
+
+def planes_version() -> str:
+    from pipeline.planes import plane_names
+    return ",".join(plane_names())
+
+
+def reading_version():
+    from pipeline.enclose.question import READING_VERSION
+    return READING_VERSION
+
+
+# What the enclose stage's key holds of its version: frozen at the reading version it last
+# named (12), so that builds stamped then keep their keys.  A change of the reading code
+# does not change the key: the stage runs again in place (its ``code_version``) and the
+# command keeps the records whose answers a sample shows unchanged, or redoes them all
+# (pipeline/enclose/reading_check.py).
+ENCLOSE_KEY_VERSION = "reading 12"
+
+
+def files_digest(folder: Path, pattern: str) -> str:
+    """A hash of the names and bytes of ``folder``'s files matching ``pattern``, at any depth."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob(pattern)):
+        digest.update(f"{path.relative_to(folder)}\0".encode() + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
