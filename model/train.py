@@ -332,9 +332,11 @@ def run_spec_of(settings: TrainOptions, spec: dict, planes: list[str], data: Tra
     }
     if resumed is not None:
         # The runs before this one, oldest first, so the whole training can be told.
+        # What each earlier run trained on, beside how long, so a card can tell the lineage
         run_spec["resumed_from"] = resumed.get("resumed_from", []) + [{
             "model": os.path.abspath(settings.resume), "epochs_run": resumed["epochs_run"],
-            "seconds": resumed["seconds"], "seed": resumed["seed"]}]
+            "seconds": resumed["seconds"], "seed": resumed["seed"],
+            **{key: resumed[key] for key in ("run", "config", "data", "extra_train", "records") if key in resumed}}]
         if packed is not None:
             run_spec["resumed_from"][-1]["weights"] = os.path.basename(packed)
     elif continued is not None and "resumed_from" in continued:

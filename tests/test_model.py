@@ -403,8 +403,11 @@ def test_training_resumes_from_a_trained_folder(trained, tmp_path, capsys):
     spec = json.loads((out / "model.json").read_text())
     before = json.loads((model_dir / "model.json").read_text())
     assert spec["options"]["width"] == 48   # the resumed network's shape, not --width
+    # the earlier run as the lineage tells it: its weights, how long, and on what
     assert spec["resumed_from"] == [{"model": str(model_dir), "epochs_run": before["epochs_run"],
-                                     "seconds": before["seconds"], "seed": before["seed"]}]
+                                     "seconds": before["seconds"], "seed": before["seed"], "run": before["run"],
+                                     "config": before["config"], "data": before["data"],
+                                     "extra_train": before["extra_train"], "records": before["records"]}]
     assert spec["test_accuracy"] == pytest.approx(before["test_accuracy"], abs=0.01)
     capsys.readouterr()
     assert main(["quantize", "--model", str(out), "--no-table"]) == 0
