@@ -12,7 +12,8 @@ network (:mod:`model.shipped`).  For each file, one line (folded here)::
     P(safe) = 0.30, probably dies; moves: N1 0.997, K1 0.002, K3 0.001; if Black plays first:
     P(safe) = 1.00
 
-``maybe`` instead of ``probably`` within the unsure band or where the two
+``maybe`` instead of ``probably`` within the unsure band (the network's
+``model.json``'s, from ``tsumego card``, else 0.35..0.65) or where the two
 answers contradict each other; ``--solve`` adds the exact solver's answer in
 ``tsumego solve``'s words; ``--json`` one object a file; ``--picture`` the board
 as a Go player reads it; ``--group`` a group of a game record, framed as
@@ -32,7 +33,7 @@ from pathlib import Path
 
 from model.answer_words import answer_line, json_row
 from model.evaluate import (Answer, EvalOptions, answer_position, end_state_text, group_subproblem,
-                            load_network, stone_safety)
+                            load_network, network_unsure_band, stone_safety)
 from model.picture import draw_board, picture_title
 from pipeline.budgets import EVAL_MAX_NODES
 from pipeline.errors import CommandError
@@ -89,8 +90,11 @@ def run(args) -> int:
     files, rejected = input_files(args.inputs)
     if args.picture:
         check_pictures(args.picture, files, args.force)
-    net = load_network(args.model, args.end_state)
-    options = eval_options(args)
+    from model.shipped import packed_file
+
+    packed = packed_file(args.model)
+    net = load_network(packed, args.end_state)
+    options = eval_options(args, network_unsure_band(packed))
     tally = Tally("eval")
     for path, reason in rejected:
         tally.reject(path, reason)
@@ -149,10 +153,12 @@ def check_options(args) -> None:
         args.parser.error("--top must not be negative")
 
 
-def eval_options(args) -> EvalOptions:
+def eval_options(args, unsure_band: tuple[float, float]) -> EvalOptions:
+    """The options of the evaluation; ``unsure_band``, the network's (its model.json's, or the
+    fixed one)."""
     return EvalOptions(top=args.top, symmetries=args.symmetries, end_state=args.end_state, solve=args.solve,
                        max_nodes=EVAL_MAX_NODES if args.max_nodes is None else args.max_nodes,
-                       max_area=args.max_area)
+                       max_area=args.max_area, unsure_band=unsure_band)
 
 def draw_picture(net, answer: Answer, picture: str, json_lines: bool, symmetries: bool) -> None:
     """:func:`draw_board` for one answer, then its name (on stderr when stdout holds JSON lines)."""

@@ -34,14 +34,14 @@ import signal
 import sys
 
 from cli.guide import add_guide_options, guide_path, load_guide, stage_guide
-from cli import crossval, eval_command, quantize, report, serve, train
+from cli import card, crossval, eval_command, quantize, report, serve, train
 from pipeline import corpus_stats, features, generate, quiet, same_position, solve_all, solve_command, validate
 from pipeline.enclose import command as enclose
 from pipeline.errors import CommandError
 from pipeline.interrupts import interrupted, raising_interrupt
 
 # One module per subcommand (or per group of closely related subcommands), in help order.
-COMMAND_MODULES = (solve_command, train, crossval, quantize, report, eval_command,
+COMMAND_MODULES = (solve_command, train, crossval, quantize, report, card, eval_command,
                    generate, corpus_stats, features, solve_all, validate, enclose,
                    same_position, serve)
 

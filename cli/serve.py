@@ -50,7 +50,7 @@ def register(commands) -> None:
 def run(args) -> int:
     from werkzeug.serving import make_server
 
-    from model.evaluate import load_network
+    from model.evaluate import load_network, network_unsure_band
     from model.shipped import packed_file
     from model.quantize import DEFAULT_BITS
     from model.serve.app import create_app
@@ -65,7 +65,8 @@ def run(args) -> int:
     warm_up_planes()
     research = load_research(args.data, net, DEFAULT_BITS) if args.data else None
     settings = {"max_nodes": args.max_nodes, "max_area": args.max_area, "seconds": args.seconds,
-                "guide": model, "model": os.path.basename(os.path.dirname(os.path.abspath(model)))}
+                "guide": model, "model": os.path.basename(os.path.dirname(os.path.abspath(model))),
+                "unsure_band": list(network_unsure_band(model))}
     try:   # bound here, so that a port in use is one line (werkzeug's own bind exits with its own)
         listening = socket.create_server((args.host, args.port),
                                          family=socket.AF_INET6 if ":" in args.host else socket.AF_INET)

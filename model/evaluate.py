@@ -10,12 +10,15 @@ on problems the network never saw, RESULTS.md, "Dense network on the
 reference problems"), PL's most likely moves, and with the end-state head
 each point's most likely owner at the end.  :func:`answer_position` adds the
 answer with the other side first, why the two may not be trusted
-(:func:`why_unsure`) and, asked to, the exact solver's proof.  Its words are
+(:func:`why_unsure`: within the network's unsure band, :func:`unsure_band_of`,
+or contradicting each other) and, asked to, the exact solver's proof.  Its words are
 :mod:`model.answer_words`'; its picture, :mod:`model.picture`'.
 """
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
 
 import numpy as np
 
@@ -33,6 +36,8 @@ HALF = WINDOW // 2
 # toss to take on trust: a player should read it out, or ask the solver (--solve).  The
 # edges are a judgement; on the 97 own problems (sgf-problems/, shipped network, 8
 # symmetries) it was right on 10 of the 18 answers inside the band, 62 of the 79 outside.
+# The band of a network whose model.json has no calibration: ``tsumego card`` sets one from
+# the network's held-out reliability bins (model/network_card.py), read by unsure_band_of.
 UNSURE_BELOW, UNSURE_ABOVE = 0.35, 0.65
 
 COLOUR_NAME = {BLACK: "Black", WHITE: "White"}
@@ -62,6 +67,40 @@ class Answer:
     check: object | None = None    # with --group --solve, the wider frame's pipeline.frame_check.FrameCheck
 
 
+def unsure_band_of(spec: dict | None) -> tuple[float, float]:
+    """The band of P(safe), as printed, within which the network's answer is unsure: its
+    ``model.json``'s (``spec``) ``calibration.unsure_band`` (``tsumego card``) when it holds one,
+    else :data:`UNSURE_BELOW`..:data:`UNSURE_ABOVE`.  ValueError for a band that is not two
+    numbers with 0 <= low <= 0.5 <= high <= 1."""
+    calibration = (spec or {}).get("calibration") or {}
+    band = calibration.get("unsure_band") if isinstance(calibration, dict) else None
+    if band is None:
+        return UNSURE_BELOW, UNSURE_ABOVE
+    try:
+        low, high = (float(edge) for edge in band)
+    except (TypeError, ValueError):
+        raise ValueError(f"calibration.unsure_band {band!r} is not two numbers") from None
+    if not 0 <= low <= 0.5 <= high <= 1:
+        raise ValueError(f"calibration.unsure_band {band!r} does not hold 0.5 within 0..1")
+    return low, high
+
+def network_unsure_band(packed: str) -> tuple[float, float]:
+    """:func:`unsure_band_of` the ``model.json`` beside the packed file ``packed`` (none there:
+    the fixed band); a CommandError naming that file when it cannot be read."""
+    from model.checkpoints import MODEL_SPEC
+
+    path = os.path.join(os.path.dirname(os.path.abspath(packed)), MODEL_SPEC)
+    if not os.path.isfile(path):
+        return unsure_band_of(None)
+    try:
+        with open(path) as f:
+            spec = json.load(f)
+        if not isinstance(spec, dict):
+            raise ValueError("not a JSON object")
+        return unsure_band_of(spec)
+    except (OSError, ValueError) as exc:
+        raise CommandError(f"{path}: cannot read the network's unsure band ({exc})", code=2) from exc
+
 @dataclasses.dataclass(frozen=True)
 class EvalOptions:
     """What :func:`answer_position` is asked: ``tsumego eval``'s options (:mod:`cli.eval_command`)."""
@@ -72,6 +111,8 @@ class EvalOptions:
     solve: bool = False            # the exact solver's proof too
     max_nodes: int = EVAL_MAX_NODES   # its node budget (0: none)
     max_area: int = DEFAULT_MAX_AREA  # the largest search area, as solve refuses it
+    # P(safe) within it (as printed, edges in) is unsure: network_unsure_band of the network's file
+    unsure_band: tuple[float, float] = unsure_band_of(None)
 
 
 def evaluate_position(net, sub, top: int, symmetries: bool = False, end_state: bool = False) -> Verdict:
@@ -105,20 +146,23 @@ def shown(probability: float) -> float:
     return round(probability, 2)
 
 def says_safe(probability: float) -> bool:
-    """Whether the network's P(safe) answers yes (:data:`UNSURE_BELOW` and above are read on
-    the shown value, as every word about it)."""
+    """Whether the network's P(safe) answers yes (read on the shown value, as the unsure band
+    and every word about it)."""
     return shown(probability) >= 0.5
 
-def why_unsure(sub, safe: float, safe_other_first: float) -> str | None:
+def why_unsure(sub, safe: float, safe_other_first: float,
+               band: tuple[float, float] | None = None) -> str | None:
     """Why the network's P(safe) with PL first is not to be trusted, in words; None when it is.
 
-    Near 0.5 it is a coin toss.  And having the move never hurts in this game, so P(safe) with
+    Within ``band`` (None: :func:`unsure_band_of` a network without calibration) it is too
+    near a coin toss.  And having the move never hurts in this game, so P(safe) with
     the attacker first above P(safe) with the defender first, on the other side of 0.5, is the
     network contradicting itself (the other way round is an unsettled group: whoever moves
     first wins, as in every own problem).
     """
-    if UNSURE_BELOW <= shown(safe) <= UNSURE_ABOVE:
-        return f"P(safe) within {UNSURE_BELOW}..{UNSURE_ABOVE}"
+    low, high = unsure_band_of(None) if band is None else band
+    if low <= shown(safe) <= high:
+        return f"P(safe) within {low:g}..{high:g}"
     tx, ty = sub.target
     defender = int(sub.stones[ty, tx])
     defender_first, attacker_first = ((safe, safe_other_first) if sub.to_play == defender
@@ -263,7 +307,8 @@ def answer_position(net, path: str, sub, options: EvalOptions, group=None) -> An
         from pipeline.group_answer import EACH
 
         check = check_wider_frame(group, proof, EACH, options.max_area, {}, max_nodes=options.max_nodes)
-    return Answer(path, sub, verdict, other, why_unsure(sub, verdict.safe, other), proof, group, check)
+    return Answer(path, sub, verdict, other, why_unsure(sub, verdict.safe, other, options.unsure_band),
+                  proof, group, check)
 
 def prove(sub, path: str, max_nodes: int, max_area: int):
     """The exact solver's answer, PL moving first, as ``tsumego solve`` gives it

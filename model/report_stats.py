@@ -194,9 +194,10 @@ def root_counts(predictions, roots: set[str]) -> dict:
 def summary_figures(predictions, bits: int, roots: set[str] | None = None) -> dict:
     """Every figure of the summary, per network (keyed as in the predictions: ``float``,
     ``packed``): accuracy over the records (with its 95% interval) and the mean over the
-    problems, each over the 8 symmetries too when they were evaluated, end-state accuracy,
-    calibration (bins and ECE) and, given the root positions' file names, the accuracy on
-    them; then the move head's and the roots' counts.  What ``summary.json`` holds."""
+    problems, calibration (bins and ECE), each over the 8 symmetries too when they were
+    evaluated (``..._symmetries``), end-state accuracy and, given the root positions' file
+    names, the accuracy on them; then the move head's and the roots' counts.  What
+    ``summary.json`` holds."""
     symmetries = bool(predictions.symmetric)
     labels = network_labels(predictions, bits)
     networks = {}
@@ -216,11 +217,12 @@ def summary_figures(predictions, bits: int, roots: set[str] | None = None) -> di
         }
         if symmetries:
             turned = predictions.errors(name, symmetric=True)
+            turned_bins = calibration_bins(predictions.symmetric[name], predictions.safe)
             figures.update(
                 accuracy_symmetries=float(1 - turned.mean()),
                 mean_over_problems_symmetries=mean_over_problems(predictions.problem, turned)[0],
-                expected_calibration_error_symmetries=expected_calibration_error(
-                    calibration_bins(predictions.symmetric[name], predictions.safe)))
+                expected_calibration_error_symmetries=expected_calibration_error(turned_bins),
+                calibration_symmetries=turned_bins)
         if roots is not None:
             figures["roots"] = root_accuracy(predictions, roots, name)
             if symmetries:

@@ -28,7 +28,8 @@ def create_app(net, solves, research=None, settings: dict | None = None) -> Flas
     """The application over a loaded network, a :class:`model.serve.solve_queue.SolveQueue`
     (anything with ``solve(job) -> dict``) and, for the research view, a
     :class:`model.serve.research.Research` (None: the view is off); ``settings``, the server's
-    own, are told the page (``/api/info``)."""
+    own, are told the page (``/api/info``), and their ``unsure_band`` (the network's, as
+    ``tsumego eval`` reads it; none: the fixed one) says where its answers are unsure."""
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD
     settings = settings or {}
@@ -77,7 +78,7 @@ def create_app(net, solves, research=None, settings: dict | None = None) -> Flas
         answer = {"halo": boards.halo(net, stones, boards.board_to_play(board))}
         if board.get("target"):
             problem = boards.board_problem(board, str(board.get("source") or "board"))
-            answer.update(boards.network_words(net, problem))
+            answer.update(boards.network_words(net, problem, settings.get("unsure_band")))
         return jsonify(answer)
 
     @app.post("/api/solve")

@@ -169,14 +169,16 @@ def halo(net, stones: np.ndarray, to_play: int) -> list[list[float | None]]:
     return [[None if math.isnan(v) else round(float(v), 4) for v in row] for row in safety]
 
 
-def network_words(net, problem) -> dict:
+def network_words(net, problem, unsure_band=None) -> dict:
     """``tsumego eval``'s question and answer for the group of ``problem``: ``{"question",
-    "network", "moves"}``, the moves in Go coordinates, best first."""
+    "network", "moves"}``, the moves in Go coordinates, best first; unsure within ``unsure_band``
+    (the network's, as eval reads it; None: the band of a network without calibration)."""
     from model.answer_words import network_answer, question
-    from model.evaluate import EvalOptions, answer_position
+    from model.evaluate import EvalOptions, answer_position, unsure_band_of
 
     sub = Subproblem(size=problem.size, stones=problem.stones, target=problem.target, to_play=problem.to_play)
-    options = EvalOptions(top=3, symmetries=True, end_state=False, solve=False)
+    band = unsure_band_of(None) if unsure_band is None else tuple(unsure_band)
+    options = EvalOptions(top=3, symmetries=True, end_state=False, solve=False, unsure_band=band)
     answer = answer_position(net, problem.source, sub, options)
     return {"question": question(sub), "network": network_answer(answer),
             "moves": [{"move": go_point(*point, problem.size), "p": round(p, 3)}
