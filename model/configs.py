@@ -27,5 +27,5 @@ CONFIGS: dict[str, dict] = {
     "conv-books": {"architecture": "conv", "channels": 64, "blocks": 3, "schedule": "cosine", "epochs": 11,
                    "warm_up": 1000},
     "conv-books-longer": {"schedule": "cosine", "epochs": 8, "learning_rate": 0.00035},
-    "conv-books-short": {"schedule": "cosine", "epochs": 5, "learning_rate": 0.00035},
+    "conv-books-short": {"schedule": "cosine", "epochs": 6, "learning_rate": 0.00035},
 }
