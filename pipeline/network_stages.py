@@ -19,6 +19,9 @@ import shutil
 from pathlib import Path
 
 REPOSITORY = Path(__file__).resolve().parents[1]
+# The training recipes by name (model/configs.py reads them too), read as data: pipeline
+# imports nothing of the model
+RECIPES = REPOSITORY / "model" / "configs.json"
 SIZES = ("short", "full")
 
 @dataclasses.dataclass(frozen=True)
@@ -161,6 +164,12 @@ def _reference_commands(s: Settings):
     }
 
 
+def recipe_version(config: str) -> str:
+    """The named training recipe's settings (model/configs.json), for the training stage's key."""
+    recipes = json.loads(RECIPES.read_text())
+    return json.dumps(recipes[config], sort_keys=True)
+
+
 def _train(s: Settings, out: str, *recipe: str) -> list[str]:
     reference_train = [a for _ in range(4) for a in ("--extra-train", str(s.cache / "reference" / "tfrecords"))]
     return ["train", "--data", str(s.cache / "tfrecords"), "--out", str(s.cache / out), *recipe,
@@ -258,8 +267,10 @@ SHORT_TRAINING = (
           complete=lambda c: (c / "model/model.keras").exists(),
           progress=lambda c, s: training_progress(c / "model"),
           reads=("features", "reference-features", "warm-start"), expected_minutes=60,
-          # the weights it starts from, whatever network the repository held when they were copied
-          version=lambda s: files_digest(s.cache / "warm-start", "*") if (s.cache / "warm-start").is_dir() else ""),
+          # the recipe, and the weights it starts from (whatever network the repository held
+          # when they were copied)
+          version=lambda s: recipe_version("conv-books-short") + (
+              files_digest(s.cache / "warm-start", "*") if (s.cache / "warm-start").is_dir() else "")),
     _quantize("model", "train"),
     _report("model"),
 )
@@ -269,13 +280,14 @@ FULL_TRAINING = (
           lambda s: _train(s, "model", "--config", "conv-books"),
           complete=lambda c: (c / "model/model.keras").exists(),
           progress=lambda c, s: training_progress(c / "model"),
-          reads=("features", "reference-features"), expected_minutes=95),
+          reads=("features", "reference-features"), expected_minutes=95,
+          version=lambda s: recipe_version("conv-books")),
     Stage("train-longer", "model-longer",
           lambda s: _train(s, "model-longer", "--config", "conv-books-longer")
           + ["--resume", str(s.cache / "model")],
           complete=lambda c: (c / "model-longer/model.keras").exists(),
           progress=lambda c, s: training_progress(c / "model-longer"),
-          reads=("train",), expected_minutes=90),
+          reads=("train",), expected_minutes=90, version=lambda s: recipe_version("conv-books-longer")),
     _quantize("model-longer", "train-longer"),
     _report("model-longer"),
 )

@@ -328,3 +328,14 @@ def test_the_short_build_without_a_shipped_network_says_to_build_the_full_one(bu
     with pytest.raises(SystemExit) as stop:
         run("--size", "short")
     assert "NETWORK_SIZE=full" in str(stop.value)
+
+
+def test_a_changed_training_recipe_trains_again(build, tmp_path, monkeypatch):
+    run, cache, shared = build
+    run("--size", "short")
+    recipes = json.loads(network_stages.RECIPES.read_text())
+    recipes["conv-books-short"]["epochs"] += 1
+    changed = tmp_path / "configs.json"
+    changed.write_text(json.dumps(recipes))
+    monkeypatch.setattr(network_stages, "RECIPES", changed)
+    assert stages_of(run("--size", "short")) == ["train", "quantize", "report", "card"]
