@@ -177,11 +177,16 @@ MAX_SUBPROBLEMS ?=
 # An ablation's build (say MAX_SUBPROBLEMS=300 in a cache of its own) links the stages
 # this other cache has done with the same keys, the enclosed book problems above all.
 NETWORK_SHARE ?=
+# Generated problems in the open style trained on beside the books (0: none), and the
+# short build's start: shipped (the network's weights) or fresh (from nothing)
+NETWORK_GENERATED ?= 0
+NETWORK_START ?= shipped
 REFERENCE := $(NETWORK_CACHE)/reference
 NETWORK_BUILD = $(BIN)/python -m pipeline.network_build --size $(NETWORK_SIZE) --cache $(NETWORK_CACHE) \
 	--shared $(SHARED) --network $(NETWORK) --seed $(SEED) --bits $(BITS) \
 	$(if $(MAX_SUBPROBLEMS),--max-subproblems $(MAX_SUBPROBLEMS)) \
-	--beam "$(BEAM)" --enclose-options "$(ENCLOSE_OPTIONS)" $(if $(NETWORK_SHARE),--share-from $(NETWORK_SHARE))
+	--generated $(NETWORK_GENERATED) --start $(NETWORK_START) --beam "$(BEAM)" \
+	--enclose-options "$(ENCLOSE_OPTIONS)" $(if $(NETWORK_SHARE),--share-from $(NETWORK_SHARE))
 network: $(STAMP)
 	$(NETWORK_BUILD) run
 

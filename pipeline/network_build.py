@@ -56,8 +56,8 @@ from pathlib import Path
 
 from pipeline import network_stages
 from pipeline.batch import REJECTED
-from pipeline.network_stages import (SIZE_RECIPES, SIZES, Settings, Stage, files_digest,  # noqa: F401
-                                     stages, training_progress)
+from pipeline.network_stages import (SIZE_RECIPES, SIZES, Settings, Stage, build_stages,  # noqa: F401
+                                     files_digest, stages, training_progress)
 
 CACHE_ROOT = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "tsumego"
 # each size its own cache: their enclosed problems differ, and one would redo the other's
@@ -93,7 +93,7 @@ def stage_keys(settings: Settings) -> dict[str, str]:
     keys: dict[str, str] = {}
     read_as: dict[str, str] = {}   # a stage's key as the stages that read it see it
     listings: dict[str, str] = {}
-    for stage in stages(settings.size):
+    for stage in build_stages(settings):
         # the Beam options say how to run, not what: they stay out of the key
         command = [a.replace(str(settings.cache), "CACHE").replace(str(settings.shared), "SHARED")
                    for a in stage.command(dataclasses.replace(settings, beam=()))]
@@ -102,7 +102,7 @@ def stage_keys(settings: Settings) -> dict[str, str]:
                 listings[name] = shared_listing(settings.shared / name)
         material = {"command": command, "version": stage.version(settings) if stage.version else "",
                     "shared": [listings[n] for n in stage.shared_inputs],
-                    "reads": [read_as[n] for n in stage.reads]}
+                    "reads": [read_as[n] for n in stage.reads if n in read_as]}
         keys[stage.name] = hashlib.sha256(json.dumps(material, sort_keys=True).encode()).hexdigest()[:16]
         read_as[stage.name] = keys[stage.name] + changed_by_code(settings.cache, stage, keys[stage.name])
     return keys
@@ -139,7 +139,7 @@ def minutes(seconds: float) -> str:
 def status_rows(settings: Settings) -> list[list[str]]:
     keys = stage_keys(settings)
     rows = []
-    for stage in stages(settings.size):
+    for stage in build_stages(settings):
         state = state_of(stage, settings.cache, keys[stage.name])
         stamp = read_stamp(settings.cache, stage.name) or {}
         if state == "done":
@@ -291,6 +291,7 @@ def settings_from(args) -> Settings:
     cache = args.cache or DEFAULT_CACHES[args.size]
     return Settings(cache=Path(cache).expanduser().resolve(), shared=Path(args.shared).resolve(),
                     network=args.network, seed=args.seed, bits=args.bits, size=args.size,
+                    generated=args.generated, start=args.start,
                     max_subproblems=args.max_subproblems, beam=tuple(shlex.split(args.beam)),
                     enclose_options=tuple(shlex.split(args.enclose_options)),
                     share_from=Path(args.share_from).expanduser().resolve() if args.share_from else None)
@@ -315,7 +316,13 @@ def main(argv=None) -> int:
     parser.add_argument("--enclose-options", default="", help="(default: none)")
     parser.add_argument("--share-from", metavar="OTHER_CACHE",
                         help="link the stages another build has done with the same keys (default: none)")
-    parser.add_argument("--until", choices=sorted({stage.name for size in SIZES for stage in stages(size)}),
+    parser.add_argument("--generated", type=int, default=0, metavar="N",
+                        help="N generated problems in the open style trained on beside the books (default: 0)")
+    parser.add_argument("--start", choices=("shipped", "fresh"), default="shipped",
+                        help="the short build's training: from the shipped network's weights, or from "
+                             "nothing (default: shipped)")
+    parser.add_argument("--until", choices=sorted({stage.name for size in SIZES for stage in stages(size, True)}
+                                                  | {stage.name for stage in stages("short", True, "fresh")}),
                         help="run: stop after this stage (default: build and install the network)")
     args = parser.parse_args(argv)
     settings = settings_from(args)
@@ -329,7 +336,7 @@ def main(argv=None) -> int:
     settings.cache.mkdir(parents=True, exist_ok=True)
     tsumego = str(Path(sys.executable).with_name("tsumego"))
     keys = stage_keys(settings)
-    for stage in stages(settings.size):
+    for stage in build_stages(settings):
         if state_of(stage, settings.cache, keys[stage.name]) == "done":
             print(f"network: {stage.name}: done, skipped", flush=True)
         elif link_shared(stage, settings, keys[stage.name]):

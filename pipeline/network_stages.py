@@ -40,6 +40,9 @@ class Settings:
     beam: tuple[str, ...] = ()
     enclose_options: tuple[str, ...] = ()
     share_from: Path | None = None   # another build's cache whose finished stages are linked
+    # generated problems (tsumego generate --style open) trained on beside the books: 0, none
+    generated: int = 0
+    start: str = "shipped"           # the short build's training: from the shipped weights, or "fresh"
 
     @property
     def trees_cap(self) -> int:
@@ -63,7 +66,7 @@ class SizeRecipe:
 # node budget loses").
 SIZE_RECIPES = {
     "short": SizeRecipe(enclose_options=("--max-nodes", "20000"), trees_cap=100, trained="model",
-                        expected_minutes={"enclose": 20}),
+                        expected_minutes={"enclose": 10, "solve-all": 15, "features": 3}),
     "full": SizeRecipe(enclose_options=(), trees_cap=100, trained="model-longer"),
 }
 # The reference problems' trees, whatever the book trees' cap: the held-out split every
@@ -74,7 +77,8 @@ REFERENCE_CAP = 100
 @dataclasses.dataclass(frozen=True)
 class Stage:
     """One step: ``command(settings)`` writes ``output`` (relative to the cache), finished when
-    ``complete`` holds; ``reads`` names the stages whose output it reads; ``in_place``: a changed
+    ``complete`` holds; ``reads`` names the stages whose output it reads (those the build
+    holds: the generated problems' stages are there only when asked for); ``in_place``: a changed
     key reruns the command in its folder rather than from an empty one; ``expected_minutes``: on
     2 cores, for ``status``."""
 
@@ -171,9 +175,11 @@ def recipe_version(config: str) -> str:
 
 
 def _train(s: Settings, out: str, *recipe: str) -> list[str]:
-    reference_train = [a for _ in range(4) for a in ("--extra-train", str(s.cache / "reference" / "tfrecords"))]
+    extra = [a for _ in range(4) for a in ("--extra-train", str(s.cache / "reference" / "tfrecords"))]
+    if s.generated:
+        extra += ["--extra-train", str(s.cache / "generated" / "tfrecords")]
     return ["train", "--data", str(s.cache / "tfrecords"), "--out", str(s.cache / out), *recipe,
-            "--seed", str(s.seed), *reference_train, "--extra-split", "train", "--validation-fraction", "0"]
+            "--seed", str(s.seed), *extra, "--extra-split", "train", "--validation-fraction", "0"]
 
 
 DATA_STAGES = (
@@ -181,7 +187,7 @@ DATA_STAGES = (
           lambda s: _reference_commands(s)["reference-solve-all"],
           complete=lambda c: (c / "reference/solve-all/stats.json").exists(),
           progress=lambda c, s: tree_progress(c / "reference/solve-all", s.shared / "sgf-problems"),
-          shared_inputs=("sgf-problems",), in_place=True, rejections_allowed=True, expected_minutes=8),
+          shared_inputs=("sgf-problems",), in_place=True, rejections_allowed=True, expected_minutes=13),
     Stage("reference-features", "reference/tfrecords",
           lambda s: _reference_commands(s)["reference-features"],
           complete=lambda c: (c / "reference/tfrecords/features.json").exists(),
@@ -258,19 +264,57 @@ def copy_shipped_weights(s: Settings) -> None:
     partial.rename(target)
 
 
+# Generated problems in the open style (pipeline/generate.py), closed by enclose's frame, their
+# trees and features: every record trained on (no test split), beside the books
+GENERATED_STAGES = (
+    Stage("generate", "generated/problems",
+          lambda s: ["generate", "--count", str(s.generated), "--seed", str(s.seed), "--style", "open",
+                     "--out", str(s.cache / "generated" / "problems")],
+          complete=lambda c: (c / "generated/problems/summary.json").exists(),
+          progress=lambda c, s: f"{count_files(c / 'generated/problems', '*.sgf')} of {s.generated} problems",
+          expected_minutes=10),
+    Stage("generated-solve-all", "generated/solve-all",
+          lambda s: ["solve-all", "--problems", str(s.cache / "generated" / "problems"),
+                     "--out", str(s.cache / "generated" / "solve-all"), "--max-subproblems", str(s.trees_cap),
+                     "--no-progress", *s.beam],
+          complete=lambda c: (c / "generated/solve-all/stats.json").exists(),
+          progress=lambda c, s: tree_progress(c / "generated/solve-all", c / "generated/problems"),
+          reads=("generate",), in_place=True, rejections_allowed=True, expected_minutes=10),
+    Stage("generated-features", "generated/tfrecords",
+          lambda s: ["features", "--subproblems", str(s.cache / "generated" / "solve-all" / "subproblems"),
+                     "--out", str(s.cache / "generated" / "tfrecords"), "--test-fraction", "0",
+                     "--seed", str(s.seed), "--no-progress", *s.beam],
+          complete=lambda c: (c / "generated/tfrecords/features.json").exists(), progress=lambda c, s: "",
+          reads=("generated-solve-all",), expected_minutes=2, version=lambda s: planes_version()),
+)
+
+WARM_START = Stage("warm-start", "warm-start", lambda s: ["copy", f"model/networks/{s.network}"],
+                   complete=lambda c: (c / "warm-start/model.json").exists(), progress=lambda c, s: "",
+                   expected_minutes=1, action=copy_shipped_weights)
+
 SHORT_TRAINING = (
-    Stage("warm-start", "warm-start", lambda s: ["copy", f"model/networks/{s.network}"],
-          complete=lambda c: (c / "warm-start/model.json").exists(), progress=lambda c, s: "",
-          expected_minutes=1, action=copy_shipped_weights),
     Stage("train", "model",
           lambda s: _train(s, "model", "--config", "conv-books-short") + ["--resume", str(s.cache / "warm-start")],
           complete=lambda c: (c / "model/model.keras").exists(),
           progress=lambda c, s: training_progress(c / "model"),
-          reads=("features", "reference-features", "warm-start"), expected_minutes=60,
+          reads=("features", "reference-features", "warm-start", "generated-features"), expected_minutes=75,
           # the recipe, and the weights it starts from (whatever network the repository held
           # when they were copied)
           version=lambda s: recipe_version("conv-books-short") + (
               files_digest(s.cache / "warm-start", "*") if (s.cache / "warm-start").is_dir() else "")),
+    _quantize("model", "train"),
+    _report("model"),
+)
+
+# The short build's training from nothing, for the ablation of the warm start: the shipped
+# network's first recipe, cut to the short one's epochs
+FRESH_TRAINING = (
+    Stage("train", "model",
+          lambda s: _train(s, "model", "--config", "conv-books-short-fresh"),
+          complete=lambda c: (c / "model/model.keras").exists(),
+          progress=lambda c, s: training_progress(c / "model"),
+          reads=("features", "reference-features", "generated-features"), expected_minutes=75,
+          version=lambda s: recipe_version("conv-books-short-fresh")),
     _quantize("model", "train"),
     _report("model"),
 )
@@ -280,7 +324,7 @@ FULL_TRAINING = (
           lambda s: _train(s, "model", "--config", "conv-books"),
           complete=lambda c: (c / "model/model.keras").exists(),
           progress=lambda c, s: training_progress(c / "model"),
-          reads=("features", "reference-features"), expected_minutes=95,
+          reads=("features", "reference-features", "generated-features"), expected_minutes=95,
           version=lambda s: recipe_version("conv-books")),
     Stage("train-longer", "model-longer",
           lambda s: _train(s, "model-longer", "--config", "conv-books-longer")
@@ -293,9 +337,18 @@ FULL_TRAINING = (
 )
 
 
-def stages(size: str) -> tuple[Stage, ...]:
-    """The build's stages in order, for ``size`` (one of SIZES)."""
-    return DATA_STAGES + (SHORT_TRAINING if size == "short" else FULL_TRAINING)
+def stages(size: str, generated: bool = False, start: str = "shipped") -> tuple[Stage, ...]:
+    """The build's stages in order, for ``size`` (one of SIZES), with the generated problems'
+    stages or not, the short build's training from the shipped weights or ``fresh``."""
+    if size == "full":
+        training = FULL_TRAINING
+    else:
+        training = (WARM_START, *SHORT_TRAINING) if start == "shipped" else FRESH_TRAINING
+    return DATA_STAGES + (GENERATED_STAGES if generated else ()) + training
+
+
+def build_stages(s: Settings) -> tuple[Stage, ...]:
+    return stages(s.size, s.generated > 0, s.start)
 
 
 def planes_version() -> str:

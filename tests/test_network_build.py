@@ -339,3 +339,29 @@ def test_a_changed_training_recipe_trains_again(build, tmp_path, monkeypatch):
     changed.write_text(json.dumps(recipes))
     monkeypatch.setattr(network_stages, "RECIPES", changed)
     assert stages_of(run("--size", "short")) == ["train", "quantize", "report", "card"]
+
+
+def test_generated_problems_are_trained_on_beside_the_books_when_asked_for(build, capsys):
+    run, cache, shared = build
+    plain = run("--size", "short")
+    keys = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared))
+    with_generated = run("--size", "short", "--generated", "500")
+    assert stages_of(with_generated) == ["generate", "solve-all", "features", "train", "quantize", "report",
+                                         "card"]
+    generate = with_generated[0]
+    assert generate[generate.index("--count") + 1] == "500" and generate[generate.index("--style") + 1] == "open"
+    train = with_generated[3]
+    plain_train = next(command for command in plain if command[1] == "train")
+    assert str(cache / "generated" / "tfrecords") in train and str(cache / "generated") not in " ".join(plain_train)
+    # without them, the keys are those of a build that never had them
+    assert network_build.stage_keys(network_build.Settings(cache=cache, shared=shared)) == keys
+
+
+def test_a_fresh_start_trains_from_nothing_at_the_short_builds_epochs(build):
+    run, cache, shared = build
+    commands = run("--size", "short", "--start", "fresh", "--until", "report")
+    train = next(command for command in commands if command[1] == "train")
+    assert "--resume" not in train and train[train.index("--config") + 1] == "conv-books-short-fresh"
+    assert not (cache / "warm-start").exists() and stages_of(commands)[-1] == "report"   # not installed
+    recipes = json.loads(network_stages.RECIPES.read_text())
+    assert recipes["conv-books-short-fresh"]["epochs"] == recipes["conv-books-short"]["epochs"]
