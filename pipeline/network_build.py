@@ -3,7 +3,8 @@
     python -m pipeline.network_build run    [--size short|full] [--cache DIR] [--shared DIR]
                                             [--network NAME] [--seed S] [--bits B] [--beam "..."]
                                             [--enclose-options "..."] [--until STAGE]
-                                            [--share-from OTHER_CACHE]
+                                            [--share-from OTHER_CACHE] [--generated N]
+                                            [--start shipped|fresh]
     python -m pipeline.network_build status [--size short|full] [--cache DIR] ...
 
 The build is a list of stages (:func:`pipeline.network_stages.stages`: the

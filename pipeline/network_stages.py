@@ -121,7 +121,7 @@ def enclose_progress(out: Path, settings: Settings) -> str:
     record of an earlier ``READING_VERSION`` is checked on a sample when the stage runs, then
     kept or redone), where the build's enclose options are the defaults; else every record."""
     problems = count_files(settings.shared / "sgf-open", "*.sgf")
-    if settings.enclose_options:
+    if settings.enclose_options or SIZE_RECIPES[settings.size].enclose_options:
         return f"{count_files(out / 'records', '*.json')} of {problems} problems"
     from pipeline.enclose.command import record_settings
     from pipeline.enclose.keys import fingerprint
