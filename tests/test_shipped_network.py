@@ -1,7 +1,8 @@
 """The network shipped in the repository (``model/networks/conv-books``) and the commands that use it.
 
-The shipped folder holds the packed network and its ``model.json`` only: no
-Keras model, training history or bits table.  A tiny network trained on the toy
+The shipped folder holds the packed network, its float weights (what the next
+short ``make network`` starts from), ``model.json`` and the card: no Keras
+model, training history or bits table.  A tiny network trained on the toy
 records of ``tests/test_model.py`` and copied the same way stands in for it:
 ``report`` must score it from the packed file alone, ``eval`` must take a model
 folder and fall back on the shipped network without ``--model``.
