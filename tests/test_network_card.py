@@ -176,7 +176,9 @@ def test_the_card_command_writes_the_calibration_and_the_card(tmp_path, summary,
     card = (network / "README.md").read_text()
     hand_written = readme_before.split(START_MARKER)[0]
     assert card.startswith(hand_written) and card.endswith(f"{card_block(spec)}{END_MARKER}\n")
-    assert "| this network | `out/network/model (make network)` |" in card
+    # the last row is the network's own run, started from the run before it
+    started_from = spec_before["resumed_from"][-1]["model"]
+    assert f"| this network | `{started_from}`" in card
     # again, without the report: the card is the same, from the calibration model.json keeps
     assert main(["card", "--network", str(network)]) == 0
     assert (network / "README.md").read_text() == card and (network / "model.json").read_text() == text

@@ -129,8 +129,9 @@ def test_a_player_opens_a_problem_clicks_its_group_and_reads_the_proof(server, b
         x, y = "ABCDEFGHJKLMNOPQRST".index(point[0]), size - int(point[1:])
         assert float(p) == pytest.approx(halo[y][x]) and fill == halo_colour(float(p))
     target = go_point(*problem.target, size)
-    # the group dies: the network's halo on it is on the red side
-    assert row["status"] == "unsafe" and float(next(p for point, p, _ in halos if point == target)) < 0.5
+    # the solver says the group dies (a ko the attacker wins); the halo on it is the network's
+    # guess, drawn in its colour whatever it is (checked point by point against /api/halo above)
+    assert row["status"] == "unsafe" and any(point == target for point, _, _ in halos)
 
     # an empty point: the server's one line, and no verdict
     empty = next((x, y) for y in range(size) for x in range(size) if problem.stones[y, x] == 0)
