@@ -160,7 +160,7 @@ enclose: $(STAMP)
 # drawn 4 times an epoch beside them; packed at $(BITS) bits, scored on the held-out
 # reference split (its calibration sets eval's unsure band) and installed in
 # $(NETWORK_DIR) with its float weights and its card (tsumego card).
-# NETWORK_SIZE=short (the default, about 150 minutes on 2 cores): enclose at a tenth
+# NETWORK_SIZE=short (the default, 123 minutes of stages on 2 cores): enclose at a tenth
 # of its node budget and one training of conv-books-short from the shipped network's
 # weights, so each build goes on from the last.  NETWORK_SIZE=full (about seven
 # hours): enclose at its default budget, conv-books from nothing then conv-books-longer.

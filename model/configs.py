@@ -16,8 +16,8 @@ flags spread over the Makefile, and ``model.json`` records the name.
   second run from there, 8 more epochs from a learning rate of 0.00035
   (model/networks/conv-books/README.md).
 - ``conv-books-short``: the short ``make network``'s one run, from the shipped
-  network's weights, 10 cosine epochs from 0.00035 (about 70 minutes on 2
-  cores, what the build's 150 minutes hold beside its data stages).
+  network's weights, 10 cosine epochs from 0.00035 (62 minutes on 2 cores
+  in RESULTS.md's "make network in 150 minutes", beside 42 of data stages).
 """
 from __future__ import annotations
 

@@ -8,7 +8,7 @@
     python -m pipeline.network_build status [--size short|full] [--cache DIR] ...
 
 The build is a list of stages (:func:`pipeline.network_stages.stages`: the
-short one of 150 minutes on 2 cores, from the shipped weights, and the full
+short one of 123 minutes on 2 cores, from the shipped weights, and the full
 one of seven hours), each a ``tsumego`` command.  A session's processes end
 with it, so every stage keeps its output in one cache folder outside the
 repository (``NETWORK_CACHE``, by default ``~/.cache/tsumego/network-short``
@@ -302,7 +302,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("action", choices=("run", "status"))
     parser.add_argument("--size", choices=SIZES, default="short",
-                        help="short: 150 minutes on 2 cores, from the shipped weights; full: about seven "
+                        help="short: 123 minutes on 2 cores, from the shipped weights; full: about seven "
                              "hours, from nothing (default: short)")
     parser.add_argument("--cache", default=None,
                         help=f"(default: {DEFAULT_CACHES['short']}, or {DEFAULT_CACHES['full']} for --size full)")

@@ -292,16 +292,29 @@ WARM_START = Stage("warm-start", "warm-start", lambda s: ["copy", f"model/networ
                    complete=lambda c: (c / "warm-start/model.json").exists(), progress=lambda c, s: "",
                    expected_minutes=1, action=copy_shipped_weights)
 
+def _training(name: str, out: str, config: str, reads: tuple[str, ...], expected_minutes: int,
+              resume: str | None = None, starting_weights: str | None = None) -> Stage:
+    """A training stage: ``config``'s recipe (model/configs.json) into ``out``, from the run in
+    ``resume`` (a cache folder) or from nothing; its key names the recipe and, with
+    ``starting_weights``, the bytes of the weights in that folder."""
+    def version(s: Settings) -> str:
+        weights = s.cache / starting_weights if starting_weights else None
+        return recipe_version(config) + (files_digest(weights, "*") if weights and weights.is_dir() else "")
+
+    return Stage(name, out,
+                 lambda s: _train(s, out, "--config", config) + (["--resume", str(s.cache / resume)] if resume else []),
+                 complete=lambda c: (c / out / "model.keras").exists(),
+                 progress=lambda c, s: training_progress(c / out),
+                 reads=reads, expected_minutes=expected_minutes, version=version)
+
+
+BOOK_DATA = ("features", "reference-features", "generated-features")
+
 SHORT_TRAINING = (
-    Stage("train", "model",
-          lambda s: _train(s, "model", "--config", "conv-books-short") + ["--resume", str(s.cache / "warm-start")],
-          complete=lambda c: (c / "model/model.keras").exists(),
-          progress=lambda c, s: training_progress(c / "model"),
-          reads=("features", "reference-features", "warm-start", "generated-features"), expected_minutes=75,
-          # the recipe, and the weights it starts from (whatever network the repository held
-          # when they were copied)
-          version=lambda s: recipe_version("conv-books-short") + (
-              files_digest(s.cache / "warm-start", "*") if (s.cache / "warm-start").is_dir() else "")),
+    # from the weights the repository held when they were copied, which its key names
+    _training("train", "model", "conv-books-short",
+              ("features", "reference-features", "warm-start", "generated-features"), 75,
+              resume="warm-start", starting_weights="warm-start"),
     _quantize("model", "train"),
     _report("model"),
 )
@@ -309,29 +322,14 @@ SHORT_TRAINING = (
 # The short build's training from nothing, for the ablation of the warm start: the shipped
 # network's first recipe, cut to the short one's epochs
 FRESH_TRAINING = (
-    Stage("train", "model",
-          lambda s: _train(s, "model", "--config", "conv-books-short-fresh"),
-          complete=lambda c: (c / "model/model.keras").exists(),
-          progress=lambda c, s: training_progress(c / "model"),
-          reads=("features", "reference-features", "generated-features"), expected_minutes=75,
-          version=lambda s: recipe_version("conv-books-short-fresh")),
+    _training("train", "model", "conv-books-short-fresh", BOOK_DATA, 75),
     _quantize("model", "train"),
     _report("model"),
 )
 
 FULL_TRAINING = (
-    Stage("train", "model",
-          lambda s: _train(s, "model", "--config", "conv-books"),
-          complete=lambda c: (c / "model/model.keras").exists(),
-          progress=lambda c, s: training_progress(c / "model"),
-          reads=("features", "reference-features", "generated-features"), expected_minutes=95,
-          version=lambda s: recipe_version("conv-books")),
-    Stage("train-longer", "model-longer",
-          lambda s: _train(s, "model-longer", "--config", "conv-books-longer")
-          + ["--resume", str(s.cache / "model")],
-          complete=lambda c: (c / "model-longer/model.keras").exists(),
-          progress=lambda c, s: training_progress(c / "model-longer"),
-          reads=("train",), expected_minutes=90, version=lambda s: recipe_version("conv-books-longer")),
+    _training("train", "model", "conv-books", BOOK_DATA, 95),
+    _training("train-longer", "model-longer", "conv-books-longer", ("train",), 90, resume="model"),
     _quantize("model-longer", "train-longer"),
     _report("model-longer"),
 )

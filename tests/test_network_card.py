@@ -16,11 +16,11 @@ from cli.main import main
 from model.evaluate import UNSURE_ABOVE, UNSURE_BELOW, EvalOptions, unsure_band_of
 from model.network_card import (END_MARKER, MIN_BIN_RECORDS, START_MARKER, TRUSTED_ACCURACY, bin_accuracy,
                                 calibration_of, card_block, unsure_band, update_card)
-from model.numpy_net import NumpyNet, SafetyEvaluator
+from model.numpy_net import NumpyNet
 from model.predictions import SplitPredictions
 from model.report_stats import summary_figures
 from model.shipped import SHIPPED_NETWORK
-from pipeline.formats.records import WINDOW
+from tests.test_eval_command import FirstMoverNet
 from tests.toy_network import PROBLEM_FILES
 
 KILL = PROBLEM_FILES[0]   # White, the attacker, to play: P(safe) is the stub's attacker_first
@@ -203,22 +203,6 @@ def test_the_card_command_names_the_file_at_fault(tmp_path, summary, capsys):
     assert capsys.readouterr().err == (f"error: {report / 'summary.json'}: not the summary of tsumego report "
                                        "(no 'packed')\n")
     assert json.loads((network / "model.json").read_text()) == SPEC   # left as it was
-
-
-class FirstMoverNet(SafetyEvaluator):
-    """P(safe) set by who moves first (the ``defender_first`` plane); a flat move head."""
-
-    def __init__(self, defender_first: float, attacker_first: float):
-        from pipeline.planes import plane_names
-
-        self.planes = plane_names()
-        self.safe = {1: defender_first, 0: attacker_first}
-
-    def evaluate_all(self, boards):
-        boards = np.asarray(boards)
-        first = boards[:, WINDOW // 2, WINDOW // 2, self.planes.index("defender_first")]
-        return (np.where(first == 1, self.safe[1], self.safe[0]),
-                np.full((len(boards), WINDOW * WINDOW), 1 / WINDOW ** 2), None)
 
 
 def network_folder(tmp_path, monkeypatch, attacker_first: float, band=None):
