@@ -4,7 +4,7 @@
                                             [--network NAME] [--seed S] [--bits B] [--beam "..."]
                                             [--enclose-options "..."] [--until STAGE]
                                             [--share-from OTHER_CACHE] [--generated N]
-                                            [--start shipped|fresh]
+                                            [--start shipped|fresh] [--epochs N]
     python -m pipeline.network_build status [--size short|full] [--cache DIR] ...
 
 The build is a list of stages (:func:`pipeline.network_stages.stages`: the
@@ -292,7 +292,7 @@ def settings_from(args) -> Settings:
     cache = args.cache or DEFAULT_CACHES[args.size]
     return Settings(cache=Path(cache).expanduser().resolve(), shared=Path(args.shared).resolve(),
                     network=args.network, seed=args.seed, bits=args.bits, size=args.size,
-                    generated=args.generated, start=args.start,
+                    generated=args.generated, start=args.start, epochs=args.epochs,
                     max_subproblems=args.max_subproblems, beam=tuple(shlex.split(args.beam)),
                     enclose_options=tuple(shlex.split(args.enclose_options)),
                     share_from=Path(args.share_from).expanduser().resolve() if args.share_from else None)
@@ -322,6 +322,9 @@ def main(argv=None) -> int:
     parser.add_argument("--start", choices=("shipped", "fresh"), default="shipped",
                         help="the short build's training: from the shipped network's weights, or from "
                              "nothing (default: shipped)")
+    parser.add_argument("--epochs", type=int, default=None,
+                        help="the training's epochs (the full build's first training's), for an ablation at "
+                             "equal time (default: the recipe's)")
     parser.add_argument("--until", choices=sorted({stage.name for size in SIZES for stage in stages(size, True)}
                                                   | {stage.name for stage in stages("short", True, "fresh")}),
                         help="run: stop after this stage (default: build and install the network)")

@@ -43,6 +43,9 @@ class Settings:
     # generated problems (tsumego generate --style open) trained on beside the books: 0, none
     generated: int = 0
     start: str = "shipped"           # the short build's training: from the shipped weights, or "fresh"
+    # the first training's epochs where not its recipe's: an ablation at equal time cuts them
+    # when an epoch holds more records
+    epochs: int | None = None
 
     @property
     def trees_cap(self) -> int:
@@ -301,8 +304,11 @@ def _training(name: str, out: str, config: str, reads: tuple[str, ...], expected
         weights = s.cache / starting_weights if starting_weights else None
         return recipe_version(config) + (files_digest(weights, "*") if weights and weights.is_dir() else "")
 
-    return Stage(name, out,
-                 lambda s: _train(s, out, "--config", config) + (["--resume", str(s.cache / resume)] if resume else []),
+    def command(s: Settings) -> list[str]:
+        epochs = ["--epochs", str(s.epochs)] if s.epochs is not None and name == "train" else []
+        return _train(s, out, "--config", config, *epochs) + (["--resume", str(s.cache / resume)] if resume else [])
+
+    return Stage(name, out, command,
                  complete=lambda c: (c / out / "model.keras").exists(),
                  progress=lambda c, s: training_progress(c / out),
                  reads=reads, expected_minutes=expected_minutes, version=version)

@@ -365,3 +365,16 @@ def test_a_fresh_start_trains_from_nothing_at_the_short_builds_epochs(build):
     assert not (cache / "warm-start").exists() and stages_of(commands)[-1] == "report"   # not installed
     recipes = json.loads(network_stages.RECIPES.read_text())
     assert recipes["conv-books-short-fresh"]["epochs"] == recipes["conv-books-short"]["epochs"]
+
+
+def test_epochs_given_train_the_first_training_again_and_leave_the_others_alone(build):
+    run, cache, shared = build
+    run("--size", "full")
+    keys = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared, size="full"))
+    commands = run("--size", "full", "--epochs", "3")
+    train = next(command for command in commands if command[1] == "train")
+    assert train[train.index("--epochs") + 1] == "3"
+    longer = next(command for command in commands if "model-longer" in " ".join(command) and command[1] == "train")
+    assert "--epochs" not in longer
+    given = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared, size="full", epochs=3))
+    assert given["train"] != keys["train"] and given["enclose"] == keys["enclose"]
