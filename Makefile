@@ -181,11 +181,15 @@ NETWORK_SHARE ?=
 # short build's start: shipped (the network's weights) or fresh (from nothing)
 NETWORK_GENERATED ?= 0
 NETWORK_START ?= shipped
+# The first training's epochs (empty: the recipe's): an ablation at equal time cuts them
+# when its epochs hold more records
+NETWORK_EPOCHS ?=
 REFERENCE := $(NETWORK_CACHE)/reference
 NETWORK_BUILD = $(BIN)/python -m pipeline.network_build --size $(NETWORK_SIZE) --cache $(NETWORK_CACHE) \
 	--shared $(SHARED) --network $(NETWORK) --seed $(SEED) --bits $(BITS) \
 	$(if $(MAX_SUBPROBLEMS),--max-subproblems $(MAX_SUBPROBLEMS)) \
-	--generated $(NETWORK_GENERATED) --start $(NETWORK_START) --beam "$(BEAM)" \
+	--generated $(NETWORK_GENERATED) --start $(NETWORK_START) $(if $(NETWORK_EPOCHS),--epochs $(NETWORK_EPOCHS)) \
+	--beam "$(BEAM)" \
 	--enclose-options "$(ENCLOSE_OPTIONS)" $(if $(NETWORK_SHARE),--share-from $(NETWORK_SHARE))
 network: $(STAMP)
 	$(NETWORK_BUILD) run
