@@ -36,37 +36,42 @@ from pipeline.markdown import markdown_table   # noqa: E402
 from solver import Solver   # noqa: E402
 from solver.dfpn import RACE_LEAD_COST, SIMULATION_NODES   # noqa: E402
 
-# way: (search, the Solver's options, guided); the race count and sibling hints are on in all
+# way: (search, the Solver's options, guide: None, "shipped" or "other" (--other-guide));
+# the race count and sibling hints are on in all
 WAYS = {
-    "dfs": ("dfs", {}, False),
-    "dfpn": ("dfpn", {}, False),
-    "dfpn-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, False),
-    "dfs-guide": ("dfs", {}, True),
-    "dfpn-guide": ("dfpn", {}, True),
-    "dfpn-guide-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, True),
-    "dfpn-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, False),
-    "dfpn-guide-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, True),
+    "dfs": ("dfs", {}, None),
+    "dfpn": ("dfpn", {}, None),
+    "dfpn-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, None),
+    "dfs-guide": ("dfs", {}, "shipped"),
+    "dfpn-guide": ("dfpn", {}, "shipped"),
+    "dfpn-guide-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, "shipped"),
+    "dfpn-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, None),
+    "dfpn-guide-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, "shipped"),
+    "dfs-guide-other": ("dfs", {}, "other"),
+    "dfpn-guide-other": ("dfpn", {}, "other"),
 }
 
-_guide = None   # each worker's network, loaded once
+_guides: dict = {}   # each worker's networks, loaded once
 
 
-def _load_guide(solver: Solver):
-    """The shipped network's guide, loaded and run once on ``solver``'s position (its first
-    evaluation loads the feature planes' machine code: seconds, not counted)."""
-    global _guide
-    if _guide is None:
+def _load_guide(solver: Solver, which: str, other: str | None):
+    """The shipped network's guide or the ``other`` packed file's, loaded and run once on
+    ``solver``'s position (its first evaluation loads the feature planes' machine code:
+    seconds, not counted)."""
+    if which not in _guides:
         from model.guide import Guide
         from model.shipped import shipped_packed_file
-        _guide = Guide.load(shipped_packed_file())
-        _guide.fill(solver, np.zeros_like(solver.prior))
-    _guide.cache.clear()
-    return _guide
+        if which == "other" and not other:
+            raise SystemExit("combination_reach: a way guided by another network needs --other-guide FILE")
+        _guides[which] = Guide.load(other if which == "other" else shipped_packed_file())
+        _guides[which].fill(solver, np.zeros_like(solver.prior))
+    _guides[which].cache.clear()
+    return _guides[which]
 
 
 def solve_ways(job: tuple) -> list[dict]:
     """Solve one reading every way; a line per solve."""
-    row, ways, seconds = job
+    row, ways, seconds, other = job
     found = framed_reading(REPOSITORY / row["file"], row)
     if isinstance(found, str):
         return [{"file": row["file"], "target": row["target"], "left_out": found}]
@@ -75,7 +80,7 @@ def solve_ways(job: tuple) -> list[dict]:
     for way in ways:
         algo, options, guided = WAYS[way]
         solver = Solver(problem, **options)
-        guide = _load_guide(solver) if guided else None
+        guide = _load_guide(solver, guided, other) if guided else None
         started = time.thread_time()
         verdict = solver.solve(problem.to_play, algo=algo, guide=guide, cpu_until=started + seconds)
         lines.append({"file": row["file"], "target": row["target"], "area": area, "way": way,
@@ -139,6 +144,8 @@ def main(argv=None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds a solve may take")
     parser.add_argument("--ways", help="comma-separated, of " + ", ".join(WAYS)
                         + " (default: all; with --tables-from, those the file holds)")
+    parser.add_argument("--other-guide", metavar="FILE.tsq",
+                        help="the packed network the ways named *-guide-other are guided by (say an earlier one)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="a line per solve (JSON)")
     parser.add_argument("--tables-from", metavar="RESULTS.jsonl", help="print the tables of an earlier --out")
@@ -161,7 +168,7 @@ def main(argv=None) -> int:
         lines = []
         out = open(args.out, "w") if args.out else None
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-            for done in pool.imap_unordered(solve_ways, [(r, ways, args.seconds) for r in readings]):
+            for done in pool.imap_unordered(solve_ways, [(r, ways, args.seconds, args.other_guide) for r in readings]):
                 lines += done
                 for line in done:
                     print(json.dumps(line), flush=True)

@@ -31,3 +31,11 @@ def test_winners_that_differ_are_named_and_fail_the_run(tmp_path, capsys):
     assert main(["--tables-from", str(results)]) == 1
     out = capsys.readouterr().out
     assert "a aa: winners differ" in out and "dfpn-lead" in out
+
+
+def test_a_way_guided_by_another_network_needs_its_file():
+    import pytest
+    from bench.combination_reach import WAYS, _load_guide
+    assert WAYS["dfpn-guide-other"][2] == "other" and WAYS["dfpn-guide"][2] == "shipped"
+    with pytest.raises(SystemExit, match="--other-guide"):
+        _load_guide(None, "other", None)
