@@ -112,7 +112,9 @@ RACE_LEAD_COST = 256
 # try may take before it gives up.
 SIMULATION_NODES = 256
 # 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR (epsilon 1/2 and 1/8 took 4% and
-# 1% more nodes on hard reference problems, 1 took 7% more).
+# 1% more nodes on hard reference problems, 1 took 7% more; on 40 unsettled readings of
+# 17-23 points at 5 CPU s, 1/2 and 1/16 settled as many, 1 fewer, and plain thresholds
+# half as many: RESULTS.md, "df-pn's 1 + ε thresholds on unsettled readings").
 EPSILON_DIVISOR = 4
 # scratch[depth, child, :] fields: the child's numbers, whether it is solved,
 # its reliance depth, its ko master, depth + 1 of the stack entry holding its
