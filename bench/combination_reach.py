@@ -168,7 +168,8 @@ def main(argv=None) -> int:
         lines = []
         out = open(args.out, "w") if args.out else None
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-            for done in pool.imap_unordered(solve_ways, [(r, ways, args.seconds, args.other_guide) for r in readings]):
+            jobs = [(r, ways, args.seconds, args.other_guide) for r in readings]
+            for done in pool.imap_unordered(solve_ways, jobs):
                 lines += done
                 for line in done:
                     print(json.dumps(line), flush=True)

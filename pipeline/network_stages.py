@@ -296,16 +296,17 @@ WARM_START = Stage("warm-start", "warm-start", lambda s: ["copy", f"model/networ
                    expected_minutes=1, action=copy_shipped_weights)
 
 def _training(name: str, out: str, config: str, reads: tuple[str, ...], expected_minutes: int,
-              resume: str | None = None, starting_weights: str | None = None) -> Stage:
+              resume: str | None = None, starting_weights: str | None = None, first: bool = True) -> Stage:
     """A training stage: ``config``'s recipe (model/configs.json) into ``out``, from the run in
     ``resume`` (a cache folder) or from nothing; its key names the recipe and, with
-    ``starting_weights``, the bytes of the weights in that folder."""
+    ``starting_weights``, the bytes of the weights in that folder; ``first``: the build's first
+    training, whose epochs ``Settings.epochs`` sets."""
     def version(s: Settings) -> str:
         weights = s.cache / starting_weights if starting_weights else None
         return recipe_version(config) + (files_digest(weights, "*") if weights and weights.is_dir() else "")
 
     def command(s: Settings) -> list[str]:
-        epochs = ["--epochs", str(s.epochs)] if s.epochs is not None and name == "train" else []
+        epochs = ["--epochs", str(s.epochs)] if s.epochs is not None and first else []
         return _train(s, out, "--config", config, *epochs) + (["--resume", str(s.cache / resume)] if resume else [])
 
     return Stage(name, out, command,
@@ -335,7 +336,8 @@ FRESH_TRAINING = (
 
 FULL_TRAINING = (
     _training("train", "model", "conv-books", BOOK_DATA, 95),
-    _training("train-longer", "model-longer", "conv-books-longer", ("train",), 90, resume="model"),
+    _training("train-longer", "model-longer", "conv-books-longer", ("train",), 90, resume="model",
+              first=False),
     _quantize("model-longer", "train-longer"),
     _report("model-longer"),
 )
