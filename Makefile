@@ -184,11 +184,15 @@ NETWORK_START ?= shipped
 # The first training's epochs (empty: the recipe's): an ablation at equal time cuts them
 # when its epochs hold more records
 NETWORK_EPOCHS ?=
+# The data stages' size where not NETWORK_SIZE's (empty: the same): NETWORK_DATA=full with
+# NETWORK_SHARE=<the full cache> trains the short recipe on the full build's data
+NETWORK_DATA ?=
 REFERENCE := $(NETWORK_CACHE)/reference
 NETWORK_BUILD = $(BIN)/python -m pipeline.network_build --size $(NETWORK_SIZE) --cache $(NETWORK_CACHE) \
 	--shared $(SHARED) --network $(NETWORK) --seed $(SEED) --bits $(BITS) \
 	$(if $(MAX_SUBPROBLEMS),--max-subproblems $(MAX_SUBPROBLEMS)) \
 	--generated $(NETWORK_GENERATED) --start $(NETWORK_START) $(if $(NETWORK_EPOCHS),--epochs $(NETWORK_EPOCHS)) \
+	$(if $(NETWORK_DATA),--data $(NETWORK_DATA)) \
 	--beam "$(BEAM)" \
 	--enclose-options "$(ENCLOSE_OPTIONS)" $(if $(NETWORK_SHARE),--share-from $(NETWORK_SHARE))
 network: $(STAMP)

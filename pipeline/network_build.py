@@ -4,7 +4,7 @@
                                             [--network NAME] [--seed S] [--bits B] [--beam "..."]
                                             [--enclose-options "..."] [--until STAGE]
                                             [--share-from OTHER_CACHE] [--generated N]
-                                            [--start shipped|fresh] [--epochs N]
+                                            [--start shipped|fresh] [--epochs N] [--data short|full]
     python -m pipeline.network_build status [--size short|full] [--cache DIR] ...
 
 The build is a list of stages (:func:`pipeline.network_stages.stages`: the
@@ -158,7 +158,7 @@ def status_rows(settings: Settings) -> list[list[str]]:
             elif state == "partial" and stamp and stage.code_version is not None:
                 how_far = (f"done by code version {stamp.get('code_version', '?')}, "
                            f"today {stage.code_version()}; " + how_far).rstrip("; ")
-            expected = SIZE_RECIPES[settings.size].expected_minutes.get(stage.name, stage.expected_minutes)
+            expected = settings.data_recipe.expected_minutes.get(stage.name, stage.expected_minutes)
             took = f"about {expected} min on 2 cores"
         rows.append([stage.name, state, how_far, took])
     return rows
@@ -292,7 +292,7 @@ def settings_from(args) -> Settings:
     cache = args.cache or DEFAULT_CACHES[args.size]
     return Settings(cache=Path(cache).expanduser().resolve(), shared=Path(args.shared).resolve(),
                     network=args.network, seed=args.seed, bits=args.bits, size=args.size,
-                    generated=args.generated, start=args.start, epochs=args.epochs,
+                    generated=args.generated, start=args.start, epochs=args.epochs, data=args.data,
                     max_subproblems=args.max_subproblems, beam=tuple(shlex.split(args.beam)),
                     enclose_options=tuple(shlex.split(args.enclose_options)),
                     share_from=Path(args.share_from).expanduser().resolve() if args.share_from else None)
@@ -325,6 +325,9 @@ def main(argv=None) -> int:
     parser.add_argument("--epochs", type=int, default=None,
                         help="the training's epochs (the full build's first training's), for an ablation at "
                              "equal time (default: the recipe's)")
+    parser.add_argument("--data", choices=SIZES, default=None,
+                        help="the data stages of this size, the training of --size's: the short training on "
+                             "the full build's data, linked with --share-from (default: --size's)")
     parser.add_argument("--until", choices=sorted({stage.name for size in SIZES for stage in stages(size, True)}
                                                   | {stage.name for stage in stages("short", True, "fresh")}),
                         help="run: stop after this stage (default: build and install the network)")

@@ -46,10 +46,17 @@ class Settings:
     # the first training's epochs where not its recipe's: an ablation at equal time cuts them
     # when an epoch holds more records
     epochs: int | None = None
+    # the data stages' size where not the build's: the short training on the full build's
+    # data, for the ablation of the short data against the full at equal training time
+    data: str | None = None
+
+    @property
+    def data_recipe(self) -> "SizeRecipe":
+        return SIZE_RECIPES[self.data or self.size]
 
     @property
     def trees_cap(self) -> int:
-        return self.max_subproblems if self.max_subproblems is not None else SIZE_RECIPES[self.size].trees_cap
+        return self.max_subproblems if self.max_subproblems is not None else self.data_recipe.trees_cap
 
 
 @dataclasses.dataclass(frozen=True)
@@ -124,7 +131,7 @@ def enclose_progress(out: Path, settings: Settings) -> str:
     record of an earlier ``READING_VERSION`` is checked on a sample when the stage runs, then
     kept or redone), where the build's enclose options are the defaults; else every record."""
     problems = count_files(settings.shared / "sgf-open", "*.sgf")
-    if settings.enclose_options or SIZE_RECIPES[settings.size].enclose_options:
+    if settings.enclose_options or settings.data_recipe.enclose_options:
         return f"{count_files(out / 'records', '*.json')} of {problems} problems"
     from pipeline.enclose.command import record_settings
     from pipeline.enclose.keys import fingerprint
@@ -198,7 +205,7 @@ DATA_STAGES = (
           version=lambda s: planes_version()),
     Stage("enclose", "enclosed",
           lambda s: ["enclose", str(s.shared / "sgf-open"), "--out", str(s.cache / "enclosed"), "--no-guide",
-                     "--no-progress", *SIZE_RECIPES[s.size].enclose_options, *s.enclose_options, *s.beam],
+                     "--no-progress", *s.data_recipe.enclose_options, *s.enclose_options, *s.beam],
           complete=lambda c: (c / "enclosed/summary.md").exists(),
           progress=lambda c, s: enclose_progress(c / "enclosed", s),
           shared_inputs=("sgf-open",), in_place=True, rejections_allowed=True, expected_minutes=95,

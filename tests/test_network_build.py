@@ -378,3 +378,29 @@ def test_epochs_given_train_the_first_training_again_and_leave_the_others_alone(
     assert "--epochs" not in longer
     given = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared, size="full", epochs=3))
     assert given["train"] != keys["train"] and given["enclose"] == keys["enclose"]
+
+
+def test_the_short_training_on_the_full_data_links_the_full_builds_data_stages(build, tmp_path, monkeypatch):
+    run, cache, shared = build
+    run("--size", "full", "--until", "features")
+    other = tmp_path / "full-data"
+    ran = []
+
+    def call(command):
+        ran.append(command)
+        fake_outputs(command, other)
+        return 0
+
+    monkeypatch.setattr(network_build.subprocess, "call", call)
+    main(["run", "--cache", str(other), "--shared", str(shared), "--size", "short", "--data", "full",
+          "--share-from", str(cache), "--until", "report"])
+    # every data stage linked, none run; the training the short build's, from the shipped weights
+    assert stages_of(ran) == ["train", "quantize", "report"]
+    train = ran[0]
+    assert train[train.index("--config") + 1] == "conv-books-short" and "--resume" in train
+    assert (other / "enclosed").resolve() == (cache / "enclosed").resolve()
+    full = network_build.stage_keys(network_build.Settings(cache=cache, shared=shared, size="full"))
+    mixed = network_build.stage_keys(network_build.Settings(cache=other, shared=shared, size="short", data="full"))
+    short = network_build.stage_keys(network_build.Settings(cache=other, shared=shared, size="short"))
+    assert all(mixed[name] == full[name] for name in ("enclose", "solve-all", "features"))
+    assert mixed["enclose"] != short["enclose"] and mixed["train"] != short["train"]
