@@ -27,11 +27,13 @@ that pruned the rest), ``_capture_zone`` and ``_benson_zone`` (leaves).
 
 Search modes: ``plain`` (the oracle: DFS and a position table), ``zones`` (zones
 computed, never used: the same nodes as plain), ``prune`` (zones prune the loser's moves
-outside a proved null move's zone, and the table stores zones).  ``check_zones`` is the
-soundness checker: positions that agree with a proved node on its zone and differ
-outside are re-solved by ``plain``.
+outside a proved null move's zone, and the table stores zones); ``zone_table``: a proved
+zone's contents prove any position that repeats them (RZT).  ``path_safe``: a stored
+result keeps the positions its subtree met and is reused only on a path clear of them,
+the judge free of graph-history interaction.  ``check_zones`` is the soundness checker:
+positions that agree with a proved node on its zone are re-solved by ``plain``.
 
-Measurement: ``python -m research.relevance_zones [--folders ...] [--seconds 10]``.
+Measurement: ``python -m research.relevance_zones [--folders ...] [--max-nodes N] [--path-safe]``.
 """
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ class Stats:
     bans: int = 0          # moves left out because they repeat a path position
     pruned: int = 0        # loser's moves a null move's zone pruned
     hits: int = 0          # table hits
+    zone_hits: int = 0     # zone table hits: a stored zone's contents met again
     virtual: int = 0       # the attacker's virtual passes searched (pruning)
     recorded: list = field(default_factory=list)   # proved nodes for the checker
 
@@ -170,6 +173,17 @@ class Game:
 
     def snapshot(self):
         return tuple(self.cells[p] for p in self.universe)
+
+    def colour_masks(self):
+        """(black, white): the universe's stones of each colour as bitmasks."""
+        black = white = 0
+        for i, p in enumerate(self.universe):
+            c = self.cells[p]
+            if c == BLACK:
+                black |= 1 << i
+            elif c == WHITE:
+                white |= 1 << i
+        return black, white
 
     def restore(self, snapshot):
         self.hash = 0
@@ -344,7 +358,8 @@ class Search:
     """DFS over the NR rules in one of the modes ``plain``, ``zones``, ``prune``."""
 
     def __init__(self, game: Game, mode: str = "plain", max_nodes: int = 0, seconds: float = 0.0,
-                 record: bool = False, virtual_pass: bool = False):
+                 record: bool = False, virtual_pass: bool = False, path_safe: bool = False,
+                 zone_table: bool = False):
         if mode not in ("plain", "zones", "prune"):
             raise ValueError(f"mode must be plain, zones or prune, not {mode!r}")
         self.game = game
@@ -356,6 +371,15 @@ class Search:
         self.table = {}
         self.stats = Stats()
         self.on_path = {}
+        # path_safe: each stored result keeps the positions its subtree met, and is reused
+        # only on a path that holds none of them (the judge free of graph-history interaction)
+        self.path_safe = path_safe
+        self.frames: list[set] = []
+        # zone_table (pruning only): a proved node's zone and its contents, keyed by side to
+        # move then zone, prove any position that agrees with them (RZT, a dict per zone in
+        # place of its radix tree).  Not path-safe: only proofs that met no ban are stored.
+        self.zone_table = zone_table and mode == "prune"
+        self.zones_stored: dict = {BLACK: {}, WHITE: {}}
 
     def solve(self, color):
         """(winner, zone) with ``color`` to move from the game's current position."""
@@ -372,6 +396,23 @@ class Search:
     def _search(self, color, depth, virtual=False):
         """(winner, zone, repd) of the node; ``virtual``: the defender to move after the
         attacker's virtual pass, where the defender may not pass back."""
+        if not self.path_safe:
+            return self._node(color, depth, virtual)
+        self.frames.append(set())
+        try:
+            return self._node(color, depth, virtual)
+        finally:
+            met = self.frames.pop()
+            if self.frames:
+                self.frames[-1] |= met
+
+    def _clear_of_path(self, met) -> bool:
+        """Whether no position a stored subtree met lies on the path above this node: its
+        result then holds here as it did where it was found."""
+        here = self.game.hash
+        return not any(h in met for h in self.on_path if h != here)
+
+    def _node(self, color, depth, virtual):
         g, st = self.game, self.stats
         st.nodes += 1
         if self.max_nodes and st.nodes > self.max_nodes:
@@ -380,14 +421,22 @@ class Search:
             raise NodeBudget
         key = (g.hash, color)
         hit = None if virtual else self.table.get(key)
+        if hit is not None and self.path_safe:
+            hit = hit if self._clear_of_path(hit[2]) else None
+            if hit is not None:
+                self.frames[-1] |= hit[2]
         if hit is not None:
             st.hits += 1
             return hit[0], hit[1], INF
+        if self.zone_table and not virtual:
+            found = self._zone_hit(color)
+            if found is not None:
+                return found
         zones = self.mode != "plain"
         alive = g.benson_zone()
         if alive:
             result = (g.defender, alive if zones else 0, INF)
-            self.table[key] = result[:2]
+            self.table[key] = result[:2] + ((frozenset(),) if self.path_safe else ())
             return result
         opp = 3 - color
         children, null_zone, bans, mindepth = [], None, [], INF
@@ -403,6 +452,8 @@ class Search:
                 captured = g.play(m, color)
                 if captured is None:
                     continue
+                if self.path_safe:
+                    self.frames[-1].add(g.hash)
                 if null_zone is not None and self.mode == "prune" and not g.mask([m]) & null_zone \
                         and not g.mask(captured) & null_zone:
                     st.pruned += 1       # p+m is null_zone-similar to the null move's child
@@ -472,6 +523,16 @@ class Search:
             return None, mindepth
         return zone, min(mindepth, repd)
 
+    def _zone_hit(self, color):
+        """(winner, zone, INF) of a stored zone whose contents this position repeats, or None."""
+        black, white = self.game.colour_masks()
+        for zone, contents in self.zones_stored[color].items():
+            winner = contents.get((black & zone, white & zone))
+            if winner is not None:
+                self.stats.zone_hits += 1
+                return winner, zone, INF
+        return None
+
     def _store(self, key, winner, zone, repd, depth, virtual=False):
         """Store a path-independent result (a virtual node's only when the defender, who was
         denied the pass, won it anyway); a path-dependent one gets the whole universe."""
@@ -481,7 +542,10 @@ class Search:
         if repd < depth:
             zone = g.full if self.mode != "plain" else 0
         else:
-            self.table[key] = (winner, zone)
+            self.table[key] = (winner, zone) + ((frozenset(self.frames[-1]),) if self.path_safe else ())
+            if self.zone_table and zone != g.full:
+                black, white = g.colour_masks()
+                self.zones_stored[key[1]].setdefault(zone, {})[(black & zone, white & zone)] = winner
             if self.record and zone != g.full:
                 self.stats.recorded.append((g.snapshot(), key[1], winner, zone))
         return winner, zone, repd
@@ -539,29 +603,41 @@ def check_zones(game: Game, recorded, samples: int = 20, variants: int = 5, chan
 
 
 # -- measurement ------------------------------------------------------------------------
+def stored_results_contradicted(game: Game, search: Search) -> int:
+    """How many of ``search``'s recorded results (``record=True``) a path-safe plain search
+    started afresh at their position contradicts: graph-history interaction, where the
+    table reused a result on a path it does not hold for."""
+    wrong = 0
+    for snapshot, color, winner, _ in search.stats.recorded:
+        game.restore(snapshot)
+        wrong += Search(game, "plain", path_safe=True).solve(color)[0] != winner
+    return wrong
+
+
 def solver_verdict(problem, color, max_nodes=2_000_000):
     """The project's DFS with nobody ko master: the winner (None over the budget)."""
     return Solver(problem).solve(color, ko_master="none", algo="dfs", max_nodes=max_nodes).winner
 
 
-def measure(problem, color, seconds: float, check: bool = False, rng=None) -> dict:
+def measure(problem, color, seconds: float, check: bool = False, rng=None, path_safe: bool = False,
+            max_nodes: int = 0) -> dict:
     """One problem, one side first: plain and pruned searches (each bounded by ``seconds``),
     the project's verdict, and with ``check`` the soundness checker on the pruned proof."""
     row = {"source": problem.source, "color": color}
     game = Game(problem)
     row["area"] = sum(game.cells[p] == EMPTY for p in game.area)
     start = game.snapshot()
-    for mode in ("plain", "prune", "prune-vp"):
+    for mode in ("plain",) + MODES:
         game.restore(start)
-        search = Search(game, mode[:5], seconds=seconds, record=check and mode != "plain",
-                        virtual_pass=mode == "prune-vp")
+        search = Search(game, mode[:5], seconds=seconds, max_nodes=max_nodes, record=check and mode != "plain",
+                        virtual_pass=mode == "prune-vp", path_safe=path_safe, zone_table=mode == "prune-zt")
         began = time.perf_counter()
         try:
             winner, zone = search.solve(color)
         except NodeBudget:
             winner, zone = None, 0
         row[mode] = {"winner": winner, "nodes": search.stats.nodes, "bans": search.stats.bans,
-                     "pruned": search.stats.pruned, "seconds": time.perf_counter() - began,
+                     "pruned": search.stats.pruned, "zone_hits": search.stats.zone_hits, "seconds": time.perf_counter() - began,
                      "zone": bin(zone).count("1")}
         if check and mode != "plain" and winner is not None:
             game.restore(start)
@@ -571,13 +647,17 @@ def measure(problem, color, seconds: float, check: bool = False, rng=None) -> di
     return row
 
 
+# the searches measured against plain: pruning, with the virtual pass, with the zone table
+MODES = ("prune", "prune-vp", "prune-zt")
+
+
 def _bucket(area):
     return "6-8" if area <= 8 else "9-11" if area <= 11 else "12-14" if area <= 14 else "15+"
 
 
 def report(rows) -> None:
     """The table: verdict agreement, checker counts and node ratios by area bucket."""
-    modes = ("prune", "prune-vp")
+    modes = MODES
     done = [r for r in rows if all(r[m]["winner"] is not None for m in ("plain",) + modes)]
     skipped = [r for r in rows if r not in done]
     print(f"\n{len(rows)} cases (problem x side), {len(done)} finished by all three searches, "
@@ -585,7 +665,7 @@ def report(rows) -> None:
     for mode in modes:
         agree = sum(r["plain"]["winner"] == r[mode]["winner"] for r in done)
         print(f"{mode} verdict == plain verdict: {agree}/{len(done)}")
-    for key in ("check", "check-vp"):
+    for key in ("check", "check-vp", "check-zt"):
         checks = [r[key] for r in rows if key in r]
         print(f"checker ({key}): {sum(c['nodes'] for c in checks)} proved nodes, "
               f"{sum(c['variants'] for c in checks)} variants re-solved, "
@@ -600,9 +680,9 @@ def report(rows) -> None:
         if r["plain"]["winner"] != r["solver"]:
             print(f"  differs: {r['source']} color {r['color']}: plain {r['plain']['winner']} "
                   f"solver {r['solver']} (bans met: {r['plain']['bans']})")
-    print("\n| area | cases | median plain nodes | prune/plain geo-mean | median | min | max "
-          "| prune-vp/plain geo-mean | median | min | max |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("\n| area | cases | median plain nodes | "
+          + " | ".join(f"{m}/plain geo-mean | median | min | max" for m in modes) + " |")
+    print("|---|---|---|" + "---|---|---|---|" * len(modes))
     for bucket in ("6-8", "9-11", "12-14", "15+", "all"):
         sel = [r for r in done if bucket == "all" or _bucket(r["area"]) == bucket]
         if not sel:
@@ -625,8 +705,11 @@ def main(argv=None) -> None:
     parser.add_argument("--min-area", type=int, default=6)
     parser.add_argument("--max-area", type=int, default=14)
     parser.add_argument("--seconds", type=float, default=10.0, help="each search's budget")
+    parser.add_argument("--max-nodes", type=int, default=0, help="each search's node budget (0: none)")
     parser.add_argument("--check", action="store_true", help="run the soundness checker too")
     parser.add_argument("--pl-only", action="store_true", help="only problems with PL")
+    parser.add_argument("--path-safe", action="store_true",
+                        help="reuse a stored result only on a path clear of the positions its subtree met")
     args = parser.parse_args(argv)
     rng = random.Random(7)
     rows = []
@@ -641,12 +724,13 @@ def main(argv=None) -> None:
             if not args.min_area <= area <= args.max_area:
                 continue
             for color in (problem.attacker, problem.defender):
-                row = measure(problem, color, args.seconds, check=args.check, rng=rng)
+                row = measure(problem, color, args.seconds, check=args.check, rng=rng, path_safe=args.path_safe,
+                              max_nodes=args.max_nodes)
                 rows.append(row)
                 check = row.get("check")
                 print(f"{row['source']} {'BW'[color - 1]} area {area}: "
                       + " / ".join(f"{m} {row[m]['winner']} {row[m]['nodes']}"
-                                   for m in ("plain", "prune", "prune-vp"))
+                                   for m in ("plain",) + MODES)
                       + f" solver {row['solver']}"
                       + (f" check {check['variants']} variants {len(check['mismatches'])} mismatches"
                          if check else ""), flush=True)

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from research.relevance_zones import PASS, Game, Search, check_zones
-from solver import BLACK, WHITE, load_problem
+from research.relevance_zones import PASS, Game, Search, check_zones, stored_results_contradicted
+from solver import BLACK, WHITE, Solver, load_problem
 from solver.board import EMPTY
 from solver.problem import Problem, _check_legal
 
@@ -91,13 +91,13 @@ def test_pruning_leaves_the_verdicts_and_the_checker_finds_no_mismatch(name):
         game.restore(start)
         plain = Search(game, "plain")
         expected, _ = plain.solve(color)
-        for virtual_pass in (False, True):
+        for virtual_pass, zone_table in ((False, False), (True, False), (False, True)):
             game.restore(start)
             zones = Search(game, "zones")
             assert zones.solve(color)[0] == expected
             assert zones.stats.nodes == plain.stats.nodes      # computed, never used
             game.restore(start)
-            pruned = Search(game, "prune", record=True, virtual_pass=virtual_pass)
+            pruned = Search(game, "prune", record=True, virtual_pass=virtual_pass, zone_table=zone_table)
             assert pruned.solve(color)[0] == expected
             game.restore(start)
             counts = check_zones(game, pruned.stats.recorded, samples=8, variants=3,
@@ -116,3 +116,40 @@ def test_a_null_move_prunes_the_moves_outside_its_zone():
     assert pruned.solve(problem.to_play)[0] == expected
     assert pruned.stats.pruned > 0
     assert pruned.stats.nodes < plain.stats.nodes
+
+
+def test_the_zone_table_proves_positions_that_repeat_a_stored_zones_contents():
+    problem = load_problem(ROOT / "sgf-problems" / "approach/outside-descent-ko.sgf")
+    game = Game(problem)
+    start = game.snapshot()
+    plain = Search(game, "plain", path_safe=True)
+    expected, _ = plain.solve(BLACK)
+    game.restore(start)
+    pruned = Search(game, "prune", path_safe=True)
+    assert pruned.solve(BLACK)[0] == expected
+    game.restore(start)
+    table = Search(game, "prune", path_safe=True, zone_table=True)
+    assert table.solve(BLACK)[0] == expected
+    assert table.stats.zone_hits > 0 and table.stats.nodes < pruned.stats.nodes
+
+
+def test_the_path_safe_table_is_free_of_graph_history_interaction_on_a_ko():
+    """The ko problem where the plain table's reuse, blind to the path, stores results
+    another path contradicts and turns the root's answer: the path-safe table stores none,
+    and the plain, pruned and virtual-pass searches agree with the solver."""
+    problem = load_problem(ROOT / "sgf-problems" / "ko/rectangular-six-one-liberty-ko.sgf")
+    game = Game(problem)
+    start = game.snapshot()
+    blind = Search(game, "plain", record=True)
+    blind_winner, _ = blind.solve(BLACK)
+    assert stored_results_contradicted(game, blind) > 0     # the check can fail
+    game.restore(start)
+    safe = Search(game, "plain", record=True, path_safe=True)
+    expected, _ = safe.solve(BLACK)
+    assert stored_results_contradicted(game, safe) == 0
+    assert blind_winner != expected
+    assert expected == Solver(problem).solve(BLACK, ko_master="none", algo="dfs").winner
+    for virtual_pass in (False, True):
+        game.restore(start)
+        pruned = Search(game, "prune", virtual_pass=virtual_pass, path_safe=True)
+        assert pruned.solve(BLACK)[0] == expected
