@@ -620,14 +620,14 @@ def solver_verdict(problem, color, max_nodes=2_000_000):
 
 
 def measure(problem, color, seconds: float, check: bool = False, rng=None, path_safe: bool = False,
-            max_nodes: int = 0) -> dict:
+            max_nodes: int = 0, modes=None) -> dict:
     """One problem, one side first: plain and pruned searches (each bounded by ``seconds``),
     the project's verdict, and with ``check`` the soundness checker on the pruned proof."""
     row = {"source": problem.source, "color": color}
     game = Game(problem)
     row["area"] = sum(game.cells[p] == EMPTY for p in game.area)
     start = game.snapshot()
-    for mode in ("plain",) + MODES:
+    for mode in ("plain",) + (modes or MODES):
         game.restore(start)
         search = Search(game, mode[:5], seconds=seconds, max_nodes=max_nodes, record=check and mode != "plain",
                         virtual_pass=mode == "prune-vp", path_safe=path_safe, zone_table=mode == "prune-zt")
@@ -655,9 +655,8 @@ def _bucket(area):
     return "6-8" if area <= 8 else "9-11" if area <= 11 else "12-14" if area <= 14 else "15+"
 
 
-def report(rows) -> None:
+def report(rows, modes=MODES) -> None:
     """The table: verdict agreement, checker counts and node ratios by area bucket."""
-    modes = MODES
     done = [r for r in rows if all(r[m]["winner"] is not None for m in ("plain",) + modes)]
     skipped = [r for r in rows if r not in done]
     print(f"\n{len(rows)} cases (problem x side), {len(done)} finished by all three searches, "
@@ -708,33 +707,48 @@ def main(argv=None) -> None:
     parser.add_argument("--max-nodes", type=int, default=0, help="each search's node budget (0: none)")
     parser.add_argument("--check", action="store_true", help="run the soundness checker too")
     parser.add_argument("--pl-only", action="store_true", help="only problems with PL")
+    parser.add_argument("--sample", type=int, default=0, help="N problems drawn in the area range (0: all)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--side-to-play", action="store_true", help="only the side to play first (PL)")
+    parser.add_argument("--modes", default=",".join(MODES), help=f"the searches beside plain (default: {','.join(MODES)})")
     parser.add_argument("--path-safe", action="store_true",
                         help="reuse a stored result only on a path clear of the positions its subtree met")
     args = parser.parse_args(argv)
-    rng = random.Random(7)
+    modes = tuple(m for m in args.modes.split(",") if m)
+    rng = random.Random(args.seed)
     rows = []
+    for problem, area in problems_in_range(args):
+        colors = (problem.to_play,) if args.side_to_play else (problem.attacker, problem.defender)
+        for color in colors:
+            row = measure(problem, color, args.seconds, check=args.check, rng=rng, path_safe=args.path_safe,
+                          max_nodes=args.max_nodes, modes=modes)
+            rows.append(row)
+            check = row.get("check")
+            print(f"{row['source']} {'BW'[color - 1]} area {area}: "
+                  + " / ".join(f"{m} {row[m]['winner']} {row[m]['nodes']}" for m in ("plain",) + modes)
+                  + f" solver {row['solver']}"
+                  + (f" check {check['variants']} variants {len(check['mismatches'])} mismatches"
+                     if check else ""), flush=True)
+    report(rows, modes)
+
+
+def problems_in_range(args):
+    """(problem, area) of the folders' problems whose empty area is in range; with
+    ``--sample N``, N of them drawn with ``--seed``."""
+    found = []
     for folder in args.folders:
         for path in sorted(Path(folder).rglob("*.sgf")):
             try:
-                problem = load_problem(path, require_to_play=args.pl_only)
+                problem = load_problem(path, require_to_play=args.pl_only or args.side_to_play)
                 game = Game(problem)
             except ProblemError:
                 continue
             area = sum(game.cells[p] == EMPTY for p in game.area)
-            if not args.min_area <= area <= args.max_area:
-                continue
-            for color in (problem.attacker, problem.defender):
-                row = measure(problem, color, args.seconds, check=args.check, rng=rng, path_safe=args.path_safe,
-                              max_nodes=args.max_nodes)
-                rows.append(row)
-                check = row.get("check")
-                print(f"{row['source']} {'BW'[color - 1]} area {area}: "
-                      + " / ".join(f"{m} {row[m]['winner']} {row[m]['nodes']}"
-                                   for m in ("plain",) + MODES)
-                      + f" solver {row['solver']}"
-                      + (f" check {check['variants']} variants {len(check['mismatches'])} mismatches"
-                         if check else ""), flush=True)
-    report(rows)
+            if args.min_area <= area <= args.max_area:
+                found.append((problem, area))
+    if args.sample and len(found) > args.sample:
+        found = random.Random(args.seed).sample(found, args.sample)
+    return found
 
 
 if __name__ == "__main__":
