@@ -66,7 +66,9 @@ def search(context, keys, values, work, color, km, depth):
     after_pass = km_after_pass(path, depth, position, color, km) != km
     key = node_key_after(position, color, km, after_pass)
     entry = _lookup(keys, values, key)
-    if entry & _EXACT:
+    # the judge of graph-history interaction reuses no result (Solver(reuse_exact=False))
+    reuse = context[C_SIBLING_HINTS][2] != 0
+    if entry & _EXACT and reuse:
         return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
     defender = cells[target]
     attacker = 3 - defender
@@ -109,7 +111,7 @@ def search(context, keys, values, work, color, km, depth):
             child = _lookup(keys, values, node_key(hashes[i], opp, km))
             if child != 0:
                 child_winner = (child >> 1) & 3
-                if child & _EXACT and child_winner == opp:
+                if child & _EXACT and child_winner == opp and reuse:
                     n = remove_move(context, depth, n, i)
                     continue
                 scores[i] += KNOWN_WIN if child_winner == color else -1.0

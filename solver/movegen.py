@@ -81,8 +81,10 @@ CONTEXT_SLOTS = (
     # uint64, a cell per depth: the hash difference between the node's position and the one
     # it answers to in the subtree of a sibling already refuted (0: none)
     "sibling",
-    # int64 [2]: [0] 1 where the searches take a move from that position (solver.dfs);
-    # [1] df-pn's simulation budget (solver.dfpn._simulate; 0: off)
+    # int64 [3]: [0] 1 where the searches take a move from that position (solver.dfs);
+    # [1] df-pn's simulation budget (solver.dfpn._simulate; 0: off); [2] 0 where DFS
+    # reuses no stored result (Solver(reuse_exact=False), the judge of graph-history
+    # interaction)
     "sibling_hints",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)

@@ -117,13 +117,15 @@ class Solver:
     move that won the same line in that sibling's subtree (:mod:`solver.dfs`; df-pn at a
     node's first visit).  ``simulation_nodes`` > 0 lets df-pn prove a refuted move's open
     siblings by replaying its refutation, up to that many nodes a sibling
-    (:func:`solver.dfpn._simulate`; 0: off).  The verdict is the same either way.
+    (:func:`solver.dfpn._simulate`; 0: off).  ``reuse_exact`` False: DFS never reuses a
+    stored result, only orders by it, so every node is read on its own path (the judge of
+    graph-history interaction: slow, for small positions).  The verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
                  race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True,
-                 simulation_nodes: int = 0):
+                 simulation_nodes: int = 0, reuse_exact: bool = True):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -190,7 +192,8 @@ class Solver:
             race=np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
             opponent_liberties=np.full((rows, width), COUNTED_LIBERTIES, dtype=np.int32),
             sibling=self.sibling,
-            sibling_hints=np.array([1 if sibling_hints else 0, simulation_nodes], dtype=np.int64),
+            sibling_hints=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0],
+                                   dtype=np.int64),
         )
 
     @property
