@@ -651,15 +651,38 @@ def measure(problem, color, seconds: float, check: bool = False, rng=None, path_
 MODES = ("prune", "prune-vp", "prune-zt")
 
 
+BUCKETS = ("6-8", "9-11", "12-16", "17+", "all")
+
+
 def _bucket(area):
-    return "6-8" if area <= 8 else "9-11" if area <= 11 else "12-14" if area <= 14 else "15+"
+    return "6-8" if area <= 8 else "9-11" if area <= 11 else "12-16" if area <= 16 else "17+"
+
+
+def settled_table(rows, modes) -> None:
+    """Cases settled by each search, and each search's nodes against the pruned one where
+    both settle (geometric mean), by area bucket."""
+    others = [m for m in modes if m != "prune"] if "prune" in modes else []
+    print("\n| area | cases | settled: " + " | ".join(("plain",) + tuple(modes)) + " |"
+          + "".join(f" {m} / prune nodes, both settled |" for m in others))
+    print("|---|---|" + "---|" * (1 + len(modes) + len(others)))
+    for bucket in BUCKETS:
+        sel = [r for r in rows if bucket == "all" or _bucket(r["area"]) == bucket]
+        if not sel:
+            continue
+        cells = [str(sum(r[m]["winner"] is not None for r in sel)) for m in ("plain",) + tuple(modes)]
+        for mode in others:
+            ratios = [r[mode]["nodes"] / r["prune"]["nodes"] for r in sel
+                      if r[mode]["winner"] is not None and r["prune"]["winner"] is not None]
+            cells.append(f"{math.exp(sum(math.log(x) for x in ratios) / len(ratios)):.3f} ({len(ratios)})"
+                         if ratios else "-")
+        print(f"| {bucket} | {len(sel)} | " + " | ".join(cells) + " |")
 
 
 def report(rows, modes=MODES) -> None:
     """The table: verdict agreement, checker counts and node ratios by area bucket."""
     done = [r for r in rows if all(r[m]["winner"] is not None for m in ("plain",) + modes)]
     skipped = [r for r in rows if r not in done]
-    print(f"\n{len(rows)} cases (problem x side), {len(done)} finished by all three searches, "
+    print(f"\n{len(rows)} cases (problem x side), {len(done)} finished by every search, "
           f"{len(skipped)} skipped (a search over its budget)")
     for mode in modes:
         agree = sum(r["plain"]["winner"] == r[mode]["winner"] for r in done)
@@ -682,7 +705,7 @@ def report(rows, modes=MODES) -> None:
     print("\n| area | cases | median plain nodes | "
           + " | ".join(f"{m}/plain geo-mean | median | min | max" for m in modes) + " |")
     print("|---|---|---|" + "---|---|---|---|" * len(modes))
-    for bucket in ("6-8", "9-11", "12-14", "15+", "all"):
+    for bucket in BUCKETS:
         sel = [r for r in done if bucket == "all" or _bucket(r["area"]) == bucket]
         if not sel:
             continue
@@ -693,6 +716,7 @@ def report(rows, modes=MODES) -> None:
             cells.append(f"{geo:.3f} | {statistics.median(ratios):.3f} | {min(ratios):.3f} | {max(ratios):.3f}")
         print(f"| {bucket} | {len(sel)} | {statistics.median(r['plain']['nodes'] for r in sel):.0f} | "
               + " | ".join(cells) + " |")
+    settled_table(rows, modes)
     for r in skipped:
         print(f"  skipped: {r['source']} color {r['color']} area {r['area']}: "
               + ", ".join(f"{m} {r[m]['winner']} ({r[m]['nodes']} nodes)" for m in ("plain",) + modes))
