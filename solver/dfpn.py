@@ -43,7 +43,7 @@ from numba import njit
 from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_OPPONENT_LIBERTIES,
-                      C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SIBLING_HINTS, C_TAGS, C_TARGET,
+                      C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET,
                       C_TARGET_LIBERTIES, CAPTURES_TARGET, LIVES,
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
@@ -544,8 +544,8 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     tags = context[C_TAGS]
     sibling = context[C_SIBLING]
     row = scratch[depth]
-    hinting = context[C_SIBLING_HINTS][0] != 0
-    simulation = context[C_SIBLING_HINTS][1]
+    hinting = context[C_SEARCH_OPTIONS][0] != 0
+    simulation = context[C_SEARCH_OPTIONS][1]
 
     best = -1
     first = True

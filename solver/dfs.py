@@ -21,7 +21,7 @@ from __future__ import annotations
 from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
-                      C_RACE, C_SCORES, C_SIBLING, C_SIBLING_HINTS, C_TAGS, C_TARGET, KNOWN_WIN,
+                      C_RACE, C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET, KNOWN_WIN,
                       generate_moves, play_move, record_cut, remove_move, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
@@ -67,7 +67,7 @@ def search(context, keys, values, work, color, km, depth):
     key = node_key_after(position, color, km, after_pass)
     entry = _lookup(keys, values, key)
     # the judge of graph-history interaction reuses no result (Solver(reuse_exact=False))
-    reuse = context[C_SIBLING_HINTS][2] != 0
+    reuse = context[C_SEARCH_OPTIONS][2] != 0
     if entry & _EXACT and reuse:
         return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
     defender = cells[target]
@@ -121,7 +121,7 @@ def search(context, keys, values, work, color, km, depth):
     tags = context[C_TAGS]
     mindepth = earliest
     result = -1
-    hinting = context[C_SIBLING_HINTS][0] != 0
+    hinting = context[C_SEARCH_OPTIONS][0] != 0
     refuted = False
     refuted_hash = position
     for i in range(n):

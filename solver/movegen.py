@@ -81,11 +81,11 @@ CONTEXT_SLOTS = (
     # uint64, a cell per depth: the hash difference between the node's position and the one
     # it answers to in the subtree of a sibling already refuted (0: none)
     "sibling",
-    # int64 [3]: [0] 1 where the searches take a move from that position (solver.dfs);
-    # [1] df-pn's simulation budget (solver.dfpn._simulate; 0: off); [2] 0 where DFS
-    # reuses no stored result (Solver(reuse_exact=False), the judge of graph-history
-    # interaction)
-    "sibling_hints",
+    # int64 [3], the searches' switches: [0] 1 where they take a move from that position
+    # (sibling hints, solver.dfs); [1] df-pn's simulation budget (solver.dfpn._simulate;
+    # 0: off); [2] 0 where DFS reuses no stored result (Solver(reuse_exact=False), the
+    # judge of graph-history interaction)
+    "search_options",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
 # C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved

@@ -192,7 +192,7 @@ class Solver:
             race=np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
             opponent_liberties=np.full((rows, width), COUNTED_LIBERTIES, dtype=np.int32),
             sibling=self.sibling,
-            sibling_hints=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0],
+            search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0],
                                    dtype=np.int64),
         )
 
