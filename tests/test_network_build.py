@@ -86,6 +86,19 @@ def build(tmp_path, monkeypatch):
     return run, cache, shared
 
 
+def faked_calls(monkeypatch, cache: Path) -> list[list[str]]:
+    """The commands a build in ``cache`` runs from now on, each faking its outputs there."""
+    ran = []
+
+    def call(command):
+        ran.append(command)
+        fake_outputs(command, cache)
+        return 0
+
+    monkeypatch.setattr(network_build.subprocess, "call", call)
+    return ran
+
+
 def stages_of(commands) -> list[str]:
     return [command[1] for command in commands]
 
@@ -196,14 +209,7 @@ def test_a_build_takes_the_stages_another_has_done_with_the_same_keys(build, cap
     # another cap on the book trees: the book problems enclosed once, their trees grown again; the
     # reference trees (capped at REFERENCE_CAP whatever the book trees' cap) are shared
     other = tmp_path / "cap-300"
-    ran = []
-
-    def call(command):
-        ran.append(command)
-        fake_outputs(command, other)
-        return 0
-
-    monkeypatch.setattr(network_build.subprocess, "call", call)
+    ran = faked_calls(monkeypatch, other)
     main(["run", "--cache", str(other), "--shared", str(shared), "--max-subproblems", "300",
           "--share-from", str(cache), "--size", "full"])
     assert "enclose" not in stages_of(ran) and stages_of(ran).count("solve-all") == 1
@@ -384,14 +390,7 @@ def test_the_short_training_on_the_full_data_links_the_full_builds_data_stages(b
     run, cache, shared = build
     run("--size", "full", "--until", "features")
     other = tmp_path / "full-data"
-    ran = []
-
-    def call(command):
-        ran.append(command)
-        fake_outputs(command, other)
-        return 0
-
-    monkeypatch.setattr(network_build.subprocess, "call", call)
+    ran = faked_calls(monkeypatch, other)
     main(["run", "--cache", str(other), "--shared", str(shared), "--size", "short", "--data", "full",
           "--share-from", str(cache), "--until", "report"])
     # every data stage linked, none run; the training the short build's, from the shipped weights

@@ -1,7 +1,8 @@
 """The relevance-zone prototype (research/relevance_zones.py, docs/relevance_zones.md):
-its leaf zones and OR dilation on written positions, pruning that leaves the verdicts as
-they were, and the soundness checker finding no position that agrees with a proved node
-on its zone and has another winner."""
+its leaf zones and OR dilation on written positions, pruning and the zone table that
+leave the verdicts as they were, the soundness checker finding no position that agrees
+with a proved node on its zone and has another winner, and the path-safe table free of
+the graph-history interaction the plain table meets on a ko."""
 from __future__ import annotations
 
 import random
