@@ -28,6 +28,8 @@ from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of,
                     pass_loop_depth, repd_of, sign, winner_of)
 from .table import (ABORT, NODES, RACE_PROOFS, TAGS, count_node, node_key, node_key_after, table_claim,
                     table_slot)
+from .zones import and_zone, child_zone_done, leaf_zone, load_zone, node_zone_start, store_zone, zone_fill
+from .movegen import C_ZONE_STATE, C_ZONES
 
 # table value (one field): bit 0 exact, bits 1-2 winner, bits 8.. move + 2
 _EXACT = 1
@@ -44,6 +46,37 @@ def _lookup(keys, values, key):
     if i < 0 or keys[i] == 0:
         return 0
     return values[i, 0]
+
+
+@kernel
+def _twin_hint(keys, values, twin_key, color):
+    """The move that won the twin position for ``color``, if the table holds one."""
+    twin = _lookup(keys, values, twin_key)
+    if twin != 0 and (twin >> 1) & 3 == color:
+        return (twin >> 8) - 2
+    return NO_MOVE
+
+
+@kernel
+def _drop_known_losses(context, keys, values, depth, n, color, km, reuse):
+    """Drop the moves whose child the table holds as an exact loss for ``color``; score the
+    others the table knows (a known win first, a hint's loss last).  Returns the count."""
+    moves = context[C_MOVES][depth]
+    scores = context[C_SCORES][depth]
+    hashes = context[C_HASHES][depth]
+    opp = 3 - color
+    i = 0
+    while i < n:
+        if moves[i] != PASS:
+            child = _lookup(keys, values, node_key(hashes[i], opp, km))
+            if child != 0:
+                child_winner = (child >> 1) & 3
+                if child & _EXACT and child_winner == opp and reuse:
+                    n = remove_move(context, depth, n, i)
+                    continue
+                scores[i] += KNOWN_WIN if child_winner == color else -1.0
+        i += 1
+    return n
 
 
 @kernel
@@ -68,7 +101,11 @@ def search(context, keys, values, work, color, km, depth):
     entry = _lookup(keys, values, key)
     # the judge of graph-history interaction reuses no result (Solver(reuse_exact=False))
     reuse = context[C_SEARCH_OPTIONS][2] != 0
+    zoned = context[C_SEARCH_OPTIONS][3] != 0     # relevance zones (solver.zones)
+    zone = context[C_ZONES][depth]
     if entry & _EXACT and reuse:
+        if zoned:
+            load_zone(context, values, table_slot(keys, key), zone)
         return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
     defender = cells[target]
     attacker = 3 - defender
@@ -77,8 +114,12 @@ def search(context, keys, values, work, color, km, depth):
         slot = table_claim(keys, values, work, counters, key, 1)
         if slot >= 0:
             values[slot, 0] = _entry(_EXACT, defender, NO_MOVE)
+        if zoned:
+            leaf_zone(context, values, slot, zone, True)
         return pack(defender, INF_DEPTH, NO_MOVE)
     if depth > MAX_DEPTH:
+        if zoned:
+            zone_fill(context, zone)
         return pack(opp, 0, NO_MOVE)
     if context[C_RACE][0] != 0:
         claim = race_verdict(context, color, km, depth)
@@ -88,6 +129,8 @@ def search(context, keys, values, work, color, km, depth):
             slot = table_claim(keys, values, work, counters, key, 1)
             if slot >= 0:
                 values[slot, 0] = _entry(_EXACT, attacker, claim)
+            if zoned:
+                leaf_zone(context, values, slot, zone, False)   # no zone argument for the count yet
             return pack(attacker, INF_DEPTH, claim)
     hint = (entry >> 8) - 2 if entry != 0 else NO_MOVE
     # Kawano's simulation, as a hint: the move that won the position this one answers to in
@@ -96,27 +139,16 @@ def search(context, keys, values, work, color, km, depth):
     sibling = context[C_SIBLING]
     delta = sibling[depth]
     if hint == NO_MOVE and delta != 0:
-        twin = _lookup(keys, values, node_key_after(position ^ delta, color, km, after_pass))
-        if twin != 0 and (twin >> 1) & 3 == color:
-            hint = (twin >> 8) - 2
+        hint = _twin_hint(keys, values, node_key_after(position ^ delta, color, km, after_pass), color)
 
     n, earliest = generate_moves(context, color, km, depth, hint)
+    n = _drop_known_losses(context, keys, values, depth, n, color, km, reuse)
+    sort_moves(context, depth, n)
     moves = context[C_MOVES][depth]
-    scores = context[C_SCORES][depth]
     depths = context[C_DEPTHS][depth]
     hashes = context[C_HASHES][depth]
-    i = 0
-    while i < n:
-        if moves[i] != PASS:
-            child = _lookup(keys, values, node_key(hashes[i], opp, km))
-            if child != 0:
-                child_winner = (child >> 1) & 3
-                if child & _EXACT and child_winner == opp and reuse:
-                    n = remove_move(context, depth, n, i)
-                    continue
-                scores[i] += KNOWN_WIN if child_winner == color else -1.0
-        i += 1
-    sort_moves(context, depth, n)
+    if zoned:
+        node_zone_start(context, depth)
 
     tags = context[C_TAGS]
     mindepth = earliest
@@ -139,6 +171,8 @@ def search(context, keys, values, work, color, km, depth):
                 # the path, so no earlier pass situation met again was used, and the
                 # pass loses too (solver.movegen, the attacker's pass); the loss is
                 # exact without it.
+                if zoned:
+                    context[C_ZONE_STATE][depth][1] = 1   # no zone argument for the skip yet
                 break
             next_km = km_after_pass(path, depth, position, color, km)
             tag = node_key(position, opp, next_km)
@@ -155,12 +189,17 @@ def search(context, keys, values, work, color, km, depth):
                 counters[TAGS] += 1
                 response = search(context, keys, values, work, opp, next_km, depth + 1)
                 counters[TAGS] -= 1
+            if zoned and counters[ABORT] == 0:
+                child_zone_done(context, depth, p, color, km, winner_of(response) == color, False, looped)
         else:
             play_move(context, p, color)
-            if cells[target] == EMPTY:
+            captured_target = cells[target] == EMPTY
+            if captured_target:
                 response = pack(attacker, INF_DEPTH, NO_MOVE)
             else:
                 response = search(context, keys, values, work, opp, km, depth + 1)
+            if zoned and counters[ABORT] == 0:
+                child_zone_done(context, depth, p, color, km, winner_of(response) == color, captured_target, False)
             undo_move(context)
         if counters[ABORT] != 0:
             return pack(0, 0, NO_MOVE)
@@ -172,6 +211,8 @@ def search(context, keys, values, work, color, km, depth):
                 context[C_CUTOFFS][color, p] += 1.0
                 record_cut(context, depth, n, i, color, km)
             result = pack(color, min(d, repd_of(response)), p)
+            if zoned and d < INF_DEPTH:
+                zone_fill(context, zone)   # a ko retake: zones say nothing of repetitions yet
             break
         mindepth = min(mindepth, d, repd_of(response))
         if not refuted:
@@ -179,9 +220,13 @@ def search(context, keys, values, work, color, km, depth):
             refuted_hash = child_hash
     if result < 0:
         result = pack(opp, mindepth, NO_MOVE)
+        if zoned:
+            and_zone(context, keys, values, depth, color, km, n, earliest < INF_DEPTH)
 
+    exact = 1 if repd_of(result) > depth + 1 else 0
     slot = table_claim(keys, values, work, counters, key, counters[NODES] - first_node + 1)
     if slot >= 0:
-        exact = 1 if repd_of(result) > depth + 1 else 0
         values[slot, 0] = _entry(exact, winner_of(result), move_of(result))
+        if zoned:
+            store_zone(context, values, slot, zone)
     return result

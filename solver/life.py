@@ -114,8 +114,12 @@ def _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, enough):
 
 
 @kernel
-def _benson(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target):
-    """Benson's algorithm over the area's defender blocks; True if the target's block survives."""
+def benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target):
+    """Benson's algorithm over the area's defender blocks: the blocks kept (bit b for the block
+    labelled b, the target's 0), none if the target's block is dropped.  Leaves ``labels``
+    with each defender stone's block and each other area point's region (-1: not a region
+    vital to a block), and ``border`` and ``vital`` with the regions' blocks
+    (:func:`solver.zones.pass_alive_zone` reads them)."""
     defender = cells[target]
     stamp = _next_stamp(mark, meta)
     # 1. the defender's blocks in the area, the target's first (label 0)
@@ -125,7 +129,7 @@ def _benson(cells, stride, area, in_area, mark, meta, queue, labels, border, vit
         if cells[p] != defender or mark[p] == stamp:
             continue
         if blocks == MAX_BLOCKS:
-            return False
+            return _NONE
         mark[p] = stamp
         labels[p] = blocks
         queue[0] = p
@@ -158,6 +162,7 @@ def _benson(cells, stride, area, in_area, mark, meta, queue, labels, border, vit
         while i < n:
             r = queue[i]
             i += 1
+            labels[r] = regions   # the region's number if it is kept below (zones read it)
             beside = _NONE
             for q in (r - 1, r + 1, r - stride, r + stride):
                 cq = cells[q]
@@ -178,6 +183,9 @@ def _benson(cells, stride, area, in_area, mark, meta, queue, labels, border, vit
             border[regions] = bordering
             vital[regions] = vital_to
             regions += 1
+        else:
+            for j in range(n):
+                labels[queue[j]] = -1
     # 3. drop blocks with fewer than two vital regions among the regions whose
     # bordering blocks are all kept, until nothing changes
     kept = _ALL if blocks == MAX_BLOCKS else (_ONE << np.uint64(blocks)) - _ONE
@@ -198,8 +206,8 @@ def _benson(cells, stride, area, in_area, mark, meta, queue, labels, border, vit
                 kept &= ~bit
                 changed = True
                 if b == 0:
-                    return False
-    return kept & _ONE != _NONE
+                    return _NONE
+    return kept
 
 
 @kernel
@@ -212,5 +220,6 @@ def target_pass_alive(cells, stride, area, in_area, mark, meta, queue, labels, b
     """
     if _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, 2) < 2:
         return False
-    return _benson(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target)
+    kept = benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target)
+    return kept & _ONE != _NONE
 

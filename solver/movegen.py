@@ -81,11 +81,19 @@ CONTEXT_SLOTS = (
     # uint64, a cell per depth: the hash difference between the node's position and the one
     # it answers to in the subtree of a sibling already refuted (0: none)
     "sibling",
-    # int64 [3], the searches' switches: [0] 1 where they take a move from that position
+    # int64 [4], the searches' switches: [0] 1 where they take a move from that position
     # (sibling hints, solver.dfs); [1] df-pn's simulation budget (solver.dfpn._simulate;
     # 0: off); [2] 0 where DFS reuses no stored result (Solver(reuse_exact=False), the
-    # judge of graph-history interaction)
+    # judge of graph-history interaction); [3] 1 where DFS computes relevance zones
     "search_options",
+    # relevance zones (solver.zones), computed where search_options[3] is 1 (elsewhere
+    # one-element placeholders): each cell's bit in the universe (-1 outside), int32; the
+    # universe's cells, int32; the whole universe as a zone, uint64 [words]; each depth's
+    # result zone, uint64 [depth, words]; each depth's working zones, uint64 [depth, 2,
+    # words] (the lost children's and the null move's); each depth's flags, int64 [depth, 2]
+    # (a null move found; the zone is U); a stamp a cell, int64 [cells + 1] (the last: the
+    # counter)
+    "zone_bit", "zone_cell", "zone_full", "zones", "zone_work", "zone_state", "zone_mark",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
 # C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved

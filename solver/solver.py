@@ -19,10 +19,11 @@ from .patterns import PATTERN_SCALE, MovePatterns, default_table
 from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
 from .race import NO_CLAIM, RaceCount, race_count
-from .rules import MAX_DEPTH, PASS, move_of, winner_of
+from .rules import MAX_DEPTH, PASS, move_of, repd_of, winner_of
 from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, ABORT_TIME_LIMIT, COUNTERS_SIZE, MAX_NODES,
                     NODES, RACE_PROOFS, TABLE_CAPPED, TABLE_COUNT, TAGS, DEFAULT_MAX_TABLE_MB, Table)
 from .time_limit import cpu_limit
+from .zones import ZoneArrays
 
 ALGORITHMS = ("dfs", "dfpn")
 KO_MASTERS = ("attacker", "defender", "none")
@@ -125,7 +126,7 @@ class Solver:
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
                  race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True,
-                 simulation_nodes: int = 0, reuse_exact: bool = True):
+                 simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -137,12 +138,13 @@ class Solver:
         if max_table_mb < 0:
             raise ValueError(f"max_table_mb must not be negative, not {max_table_mb}")
         self.max_table_bytes = int(max_table_mb * 2**20) if max_table_mb > 0 else None
+        # the area's points as flat board indices, in the order of area.points
+        points = np.array([self.board.point(x, y) for x, y in self.area.points], dtype=np.int32)
+        self.zone_state = ZoneArrays(self.board, points, self.target, MAX_DEPTH + 2, relevance_zones)
         self.tables = {algo: self.new_table(algo, table_log2) for algo in ("dfs", "dfpn")}
         self.solves = 0
         self.counters = np.zeros(COUNTERS_SIZE, dtype=np.int64)
-        # the area's points as flat board indices, in the order of area.points
-        self.area_cells = points = np.array([self.board.point(x, y) for x, y in self.area.points],
-                                            dtype=np.int32)
+        self.area_cells = points
         rows = MAX_DEPTH + 2
         width = points.size + 1
         b = self.board
@@ -192,8 +194,9 @@ class Solver:
             race=np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
             opponent_liberties=np.full((rows, width), COUNTED_LIBERTIES, dtype=np.int32),
             sibling=self.sibling,
-            search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0],
-                                   dtype=np.int64),
+            search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0,
+                                     1 if relevance_zones else 0], dtype=np.int64),
+            **self.zone_state.slots(),
         )
 
     @property
@@ -266,6 +269,9 @@ class Solver:
             if algo == "dfs":
                 result = self.run_search(table, max_nodes, lambda: dfs.search(
                     self.context, table.keys, table.values, table.work, to_play, km, depth), cpu_until)
+                if repd_of(result) <= depth + 1:
+                    # the root's result relied on the path above it: its zone claims nothing
+                    self.zone_state.zones[min(depth, self.zone_state.zones.shape[0] - 1)] = self.zone_state.full
             else:
                 # the same product numpy's uint64 would give, wrapped without its overflow warning
                 salt = np.uint64(0x5851F42D4C957F2D * (self.solves + 1) % 2**64)
@@ -288,10 +294,18 @@ class Solver:
             move = "pass" if p == PASS else self.board.xy(p)
         return Verdict(to_play, winner, move, self.defender, nodes, seconds)
 
+    def root_zone(self) -> list[tuple[int, int]] | None:
+        """The relevance zone of the last DFS solve's root (``relevance_zones=True``): the
+        points where every position that agrees with it has the same winner, the same side
+        and ko master to move (:mod:`solver.zones`); None where it is the whole universe."""
+        cells = self.zone_state.cells_of(len(self.history))
+        return None if cells is None else sorted(self.board.xy(p) for p in cells)
+
     def new_table(self, algo: str = "dfs", log2_size: int = 12) -> Table:
         """An empty table for ``solve(..., algo=algo, table=...)``, of 2**log2_size slots to start
         with (it grows as the search needs, up to the solver's ``max_table_mb``)."""
-        return Table(log2_size, dfpn.VALUE_FIELDS if algo == "dfpn" else 1, max_bytes=self.max_table_bytes)
+        fields = dfpn.VALUE_FIELDS if algo == "dfpn" else 1 + self.zone_state.table_words
+        return Table(log2_size, fields, max_bytes=self.max_table_bytes)
 
     def run_search(self, table: Table, max_nodes: int, search, cpu_until: float | None = None):
         """Run ``search()``, a compiled search over ``table`` (read when called), with a node

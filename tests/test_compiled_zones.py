@@ -1,0 +1,86 @@
+"""Relevance zones in the compiled DFS (solver.zones, ``Solver(relevance_zones=True)``): the
+search with zones takes the very nodes of the one without and finds the same verdicts;
+the leaf zones on written positions; and positions that agree with a proved root on its
+zone, changed outside it, have the same winner when the plain search solves them
+(research/compiled_zones.py's checker, on a sample of the project's problems)."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from research.compiled_zones import KO_MASTERS, check, positions
+from solver import BLACK, WHITE, Solver, load_problem
+from solver.board import EMPTY
+from solver.problem import Problem, _check_legal
+
+ROOT = Path(__file__).resolve().parents[1]
+PROBLEMS = sorted((ROOT / "sgf-problems").rglob("*.sgf"))
+SIZE = 9
+
+
+def written(rows, defender=BLACK) -> Problem:
+    """'@' the target, 'X' defender, 'O' attacker, '.' empty, rows from the top-left."""
+    stones = np.zeros((SIZE, SIZE), dtype=np.int8)
+    target = None
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            stones[y, x] = {".": EMPTY, "@": defender, "X": defender, "O": 3 - defender}[ch]
+            if ch == "@" and target is None:
+                target = (x, y)
+    problem = Problem("written", SIZE, stones, target, defender)
+    _check_legal(problem)
+    return problem
+
+
+@pytest.mark.parametrize("path", PROBLEMS[::12], ids=lambda p: p.stem)
+def test_zones_change_no_node_and_no_verdict(path):
+    problem = load_problem(path)
+    for color in (BLACK, WHITE):
+        for ko_master in KO_MASTERS:
+            plain = Solver(problem).solve(color, ko_master=ko_master, max_nodes=30_000)
+            zoned = Solver(problem, relevance_zones=True).solve(color, ko_master=ko_master, max_nodes=30_000)
+            assert (zoned.winner, zoned.move, zoned.nodes) == (plain.winner, plain.move, plain.nodes)
+
+
+@pytest.mark.parametrize("defender", [BLACK, WHITE])
+def test_a_pass_alive_target_has_its_blocks_and_eyes_as_zone(defender):
+    # two real eyes on the left; the open points on the right do not matter
+    problem = written([".@.@.O...", "@@@@.O...", "OOOOOO..."], defender)
+    solver = Solver(problem, relevance_zones=True)
+    verdict = solver.solve(3 - defender)
+    assert verdict.winner == defender
+    zone = solver.root_zone()
+    assert zone is not None
+    assert {(0, 0), (2, 0), (1, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1)} <= set(zone)
+    assert (4, 0) not in zone and (4, 1) not in zone
+
+
+@pytest.mark.parametrize("defender", [BLACK, WHITE])
+def test_a_target_in_atari_is_captured_with_a_zone_of_its_block_and_neighbours(defender):
+    # the target in atari at a1's right; the points far from it play no part
+    problem = written(["@.X..O...", "OOOOOO..."], defender)
+    # the race count settles it at once, and its claims have no zone of their own yet
+    assert Solver(problem, relevance_zones=True).solve(3 - defender).nodes == 1
+    solver = Solver(problem, relevance_zones=True, race=False)
+    verdict = solver.solve(3 - defender)
+    assert verdict.winner == 3 - defender and verdict.move == (1, 0)
+    assert solver.root_zone() == [(0, 0), (1, 0)]     # the wall below is outside the universe
+
+
+def test_positions_changed_outside_a_proved_zone_keep_their_winner():
+    rng = random.Random(7)
+    zoned = variants = 0
+    for path in PROBLEMS[::8]:
+        problem = load_problem(path)
+        for color in (BLACK, WHITE):
+            for ko_master in KO_MASTERS:
+                for cells in positions(problem, color, rng, below=2, walks=2):
+                    row = check(problem, color, ko_master, cells, 2, rng, 20_000)
+                    assert row["mismatches"] == [], (path.name, color, ko_master)
+                    zoned += row["zone"] is not None
+                    variants += row["variants"]
+    # the check is not vacuous: zones smaller than the universe were found and re-solved
+    assert zoned >= 20 and variants >= 40, (zoned, variants)
