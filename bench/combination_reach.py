@@ -49,6 +49,8 @@ WAYS = {
     "dfpn-guide-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, "shipped"),
     "dfs-guide-other": ("dfs", {}, "other"),
     "dfpn-guide-other": ("dfpn", {}, "other"),
+    "dfs-zones": ("dfs", {"relevance_zones": True}, None),
+    "dfs-zone-table": ("dfs", {"zone_table": True}, None),
 }
 
 _guides: dict = {}   # each worker's networks, loaded once

@@ -30,6 +30,7 @@ from .table import (ABORT, NODES, RACE_PROOFS, TAGS, count_node, node_key, node_
                     table_slot)
 from .zones import and_zone, child_zone_done, leaf_zone, load_zone, node_zone_start, store_zone, zone_fill
 from .movegen import C_ZONE_STATE, C_ZONES
+from .zone_table import zone_class, zone_table_lookup, zone_table_store
 
 # table value (one field): bit 0 exact, bits 1-2 winner, bits 8.. move + 2
 _EXACT = 1
@@ -46,6 +47,30 @@ def _lookup(keys, values, key):
     if i < 0 or keys[i] == 0:
         return 0
     return values[i, 0]
+
+
+@kernel
+def _known(context, keys, values, work, key, entry, reuse, depth, klass):
+    """A result the tables give at once: an exact entry, or (the zone table on) a stored
+    zone's contents repeated, then kept as an exact entry; -1 if none."""
+    zoned = context[C_SEARCH_OPTIONS][3]
+    zone = context[C_ZONES][depth]
+    if entry & _EXACT and reuse:
+        if zoned:
+            load_zone(context, values, table_slot(keys, key), zone)
+        return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
+    if zoned != 2 or not reuse:
+        return -1
+    found = zone_table_lookup(context, zone, klass)
+    if found < 0:
+        return -1
+    winner = found & 3
+    move = (found >> 8) - 2
+    slot = table_claim(keys, values, work, context[C_COUNTERS], key, 1)
+    if slot >= 0:
+        values[slot, 0] = _entry(_EXACT, winner, move)
+        store_zone(context, values, slot, zone)
+    return pack(winner, INF_DEPTH, move)
 
 
 @kernel
@@ -103,10 +128,9 @@ def search(context, keys, values, work, color, km, depth):
     reuse = context[C_SEARCH_OPTIONS][2] != 0
     zoned = context[C_SEARCH_OPTIONS][3] != 0     # relevance zones (solver.zones)
     zone = context[C_ZONES][depth]
-    if entry & _EXACT and reuse:
-        if zoned:
-            load_zone(context, values, table_slot(keys, key), zone)
-        return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
+    known = _known(context, keys, values, work, key, entry, reuse, depth, zone_class(color, km, after_pass))
+    if known >= 0:
+        return known
     defender = cells[target]
     attacker = 3 - defender
     if color == attacker and target_lives(context):
@@ -190,7 +214,7 @@ def search(context, keys, values, work, color, km, depth):
                 response = search(context, keys, values, work, opp, next_km, depth + 1)
                 counters[TAGS] -= 1
             if zoned and counters[ABORT] == 0:
-                child_zone_done(context, depth, p, color, km, winner_of(response) == color, False, looped)
+                child_zone_done(context, depth, p, color, km, response, False, looped)
         else:
             play_move(context, p, color)
             captured_target = cells[target] == EMPTY
@@ -199,7 +223,7 @@ def search(context, keys, values, work, color, km, depth):
             else:
                 response = search(context, keys, values, work, opp, km, depth + 1)
             if zoned and counters[ABORT] == 0:
-                child_zone_done(context, depth, p, color, km, winner_of(response) == color, captured_target, False)
+                child_zone_done(context, depth, p, color, km, response, captured_target, False)
             undo_move(context)
         if counters[ABORT] != 0:
             return pack(0, 0, NO_MOVE)
@@ -211,8 +235,6 @@ def search(context, keys, values, work, color, km, depth):
                 context[C_CUTOFFS][color, p] += 1.0
                 record_cut(context, depth, n, i, color, km)
             result = pack(color, min(d, repd_of(response)), p)
-            if zoned and d < INF_DEPTH:
-                zone_fill(context, zone)   # a ko retake: zones say nothing of repetitions yet
             break
         mindepth = min(mindepth, d, repd_of(response))
         if not refuted:
@@ -221,7 +243,7 @@ def search(context, keys, values, work, color, km, depth):
     if result < 0:
         result = pack(opp, mindepth, NO_MOVE)
         if zoned:
-            and_zone(context, keys, values, depth, color, km, n, earliest < INF_DEPTH)
+            and_zone(context, keys, values, depth, color, km, n)
 
     exact = 1 if repd_of(result) > depth + 1 else 0
     slot = table_claim(keys, values, work, counters, key, counters[NODES] - first_node + 1)
@@ -229,4 +251,6 @@ def search(context, keys, values, work, color, km, depth):
         values[slot, 0] = _entry(exact, winner_of(result), move_of(result))
         if zoned:
             store_zone(context, values, slot, zone)
+    if exact and context[C_SEARCH_OPTIONS][3] == 2:
+        zone_table_store(context, zone, zone_class(color, km, after_pass), winner_of(result), move_of(result))
     return result

@@ -84,7 +84,8 @@ CONTEXT_SLOTS = (
     # int64 [4], the searches' switches: [0] 1 where they take a move from that position
     # (sibling hints, solver.dfs); [1] df-pn's simulation budget (solver.dfpn._simulate;
     # 0: off); [2] 0 where DFS reuses no stored result (Solver(reuse_exact=False), the
-    # judge of graph-history interaction); [3] 1 where DFS computes relevance zones
+    # judge of graph-history interaction); [3] 1 where DFS computes relevance zones, 2
+    # where it keeps a zone table besides
     "search_options",
     # relevance zones (solver.zones), computed where search_options[3] is 1 (elsewhere
     # one-element placeholders): each cell's bit in the universe (-1 outside), int32; the
@@ -94,6 +95,9 @@ CONTEXT_SLOTS = (
     # (a null move found; the zone is U); a stamp a cell, int64 [cells + 1] (the last: the
     # counter)
     "zone_bit", "zone_cell", "zone_full", "zones", "zone_work", "zone_state", "zone_mark",
+    # the zone table (solver.zone_table), where search_options[3] is 2
+    "zone_table", "zone_table_class", "zone_table_index", "zone_table_order", "zone_table_place",
+    "zone_table_keys", "zone_table_values", "zone_table_counts", "zone_bits",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
 # C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved

@@ -120,13 +120,17 @@ class Solver:
     siblings by replaying its refutation, up to that many nodes a sibling
     (:func:`solver.dfpn._simulate`; 0: off).  ``reuse_exact`` False: DFS never reuses a
     stored result, only orders by it, so every node is read on its own path (the judge of
-    graph-history interaction: slow, for small positions).  The verdict is the same either way.
+    graph-history interaction: slow, for small positions).  ``relevance_zones``: DFS computes
+    each proved node's relevance zone (:mod:`solver.zones`; :meth:`root_zone`), the nodes
+    unchanged; ``zone_table``: and proves a position that repeats a stored zone's contents
+    at once (:mod:`solver.zone_table`).  The verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
                  race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True,
-                 simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False):
+                 simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False,
+                 zone_table: bool = False):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -140,7 +144,8 @@ class Solver:
         self.max_table_bytes = int(max_table_mb * 2**20) if max_table_mb > 0 else None
         # the area's points as flat board indices, in the order of area.points
         points = np.array([self.board.point(x, y) for x, y in self.area.points], dtype=np.int32)
-        self.zone_state = ZoneArrays(self.board, points, self.target, MAX_DEPTH + 2, relevance_zones)
+        relevance_zones = relevance_zones or zone_table
+        self.zone_state = ZoneArrays(self.board, points, self.target, MAX_DEPTH + 2, relevance_zones, zone_table)
         self.tables = {algo: self.new_table(algo, table_log2) for algo in ("dfs", "dfpn")}
         self.solves = 0
         self.counters = np.zeros(COUNTERS_SIZE, dtype=np.int64)
@@ -195,7 +200,7 @@ class Solver:
             opponent_liberties=np.full((rows, width), COUNTED_LIBERTIES, dtype=np.int32),
             sibling=self.sibling,
             search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0,
-                                     1 if relevance_zones else 0], dtype=np.int64),
+                                     2 if zone_table else 1 if relevance_zones else 0], dtype=np.int64),
             **self.zone_state.slots(),
         )
 

@@ -31,11 +31,12 @@ import numpy as np
 from .board import EMPTY, META_UNDO_TOP, _next_stamp, collect_block
 from .jit import kernel
 from .life import benson_kept
-from .movegen import (C_AREA, C_CELLS, C_HASH, C_IN_AREA, C_LABELS, C_MARK, C_META, C_MOVES,
+from .movegen import (C_AREA, C_CELLS, C_HASH, C_PATH, C_IN_AREA, C_LABELS, C_MARK, C_META, C_MOVES,
                       C_REGION_BORDER, C_REGION_VITAL, C_SAFE, C_STACK, C_STRIDE, C_TARGET, C_UNDO,
                       C_ZONE_BIT, C_ZONE_CELL, C_ZONE_FULL, C_ZONE_MARK, C_ZONE_STATE, C_ZONE_WORK,
                       C_ZONES, liberties, play_move, undo_move)
-from .rules import PASS
+from .rules import INF_DEPTH, PASS, repd_of, repetition_depth, winner_of
+from .zone_table import COUNTS_SIZE, ENTRIES_LOG2, MAX_ZONES
 from .table import node_key, table_slot
 
 _ONE = np.uint64(1)
@@ -253,17 +254,15 @@ def _self_atari_zone(context, z):
 
 
 @kernel
-def and_zone(context, keys, values, depth, color, km, n, repeated):
+def and_zone(context, keys, values, depth, color, km, n):
     """The zone of a lost node (``color`` to move, every one of the ``n`` moves of its row
     searched and lost), from its working zones (the children's, and the null move's): the
     loser's other moves are covered by the null move, an exact loss in the table or the
     self-atari rule, or the zone is U; CR-1 for suicides in the null move's zone; the
-    winner's blocks in the zone whole with two liberties.  ``repeated``: a move here met a
-    position of the path (banned, or a ko master's retake), and zones say nothing of
-    repetitions yet: U."""
+    winner's blocks in the zone whole with two liberties."""
     z = context[C_ZONES][depth]
     state = context[C_ZONE_STATE][depth]
-    if state[1] != 0 or repeated:
+    if state[1] != 0:
         zone_fill(context, z)
         return
     work = context[C_ZONE_WORK][depth]
@@ -312,8 +311,10 @@ def and_zone(context, keys, values, depth, color, km, n, repeated):
             continue
         zone_add(context, z, x)
         zone_add_captures(context, z)
-        covered = False
-        if cells[target] != EMPTY:
+        # a move banned as a repetition: in a position that agrees on the zone, the same
+        # move (its point and captures in the zone) repeats the same position of the line
+        covered = repetition_depth(context[C_PATH], depth, context[C_HASH][0]) < INF_DEPTH
+        if cells[target] != EMPTY and not covered:
             i_slot = table_slot(keys, node_key(context[C_HASH][0], 3 - color, km))
             if i_slot >= 0 and keys[i_slot] != 0:
                 v = values[i_slot, 0]
@@ -361,11 +362,15 @@ def load_zone(context, values, slot, z):
 
 
 @kernel
-def child_zone_done(context, depth, move, color, km, won, captured_target, looped):
+def child_zone_done(context, depth, move, color, km, response, captured_target, looped):
     """After the child of ``move`` (still played; PASS for a pass) returned: its zone into the
     node's, as the winner's move (:func:`or_zone`) or as one more lost child, the first that
     is a null move (a board move outside its child's zone capturing nothing in it) kept."""
     child = context[C_ZONES][depth + 1]
+    won = winner_of(response) == color
+    # a null move's child must rely on no position of the path above it: a move played in
+    # its place leaves the same positions below, but not the same ones against the path
+    inner = repd_of(response) > depth + 1
     if captured_target:
         zone_clear(child)
         zone_add(context, child, context[C_TARGET])
@@ -395,7 +400,7 @@ def child_zone_done(context, depth, move, color, km, won, captured_target, loope
         target = context[C_TARGET]
         defender = context[C_CELLS][target]
         state = context[C_ZONE_STATE][depth]
-        if (state[0] == 0 and color == defender and km * (1 if defender == 1 else -1) <= 0
+        if (state[0] == 0 and inner and color == defender and km * (1 if defender == 1 else -1) <= 0
                 and not zone_is_full(context, child)):
             zone_copy(work[1], child)
             state[0] = 1
@@ -403,7 +408,7 @@ def child_zone_done(context, depth, move, color, km, won, captured_target, loope
     zone_add(context, work[0], move)
     zone_add_captures(context, work[0])
     state = context[C_ZONE_STATE][depth]
-    if state[0] == 0 and not zone_has(context, child, move) and not captures_in(context, child):
+    if state[0] == 0 and inner and not zone_has(context, child, move) and not captures_in(context, child):
         zone_copy(work[1], child)
         state[0] = 1
 
@@ -421,7 +426,8 @@ class ZoneArrays:
     """The context's zone slots for one solver (``on``: sized for the universe; otherwise
     one-element placeholders the search never reads)."""
 
-    def __init__(self, board, area_cells: np.ndarray, target: int, rows: int, on: bool):
+    def __init__(self, board, area_cells: np.ndarray, target: int, rows: int, on: bool,
+                 zone_table: bool = False):
         n = collect_block(board.cells, board.mark, board.stack, board.meta, board.stride, target)
         stones = [int(s) for s in board.stack[:n] if int(s) not in set(area_cells.tolist())]
         self.universe = np.array(list(area_cells) + stones, dtype=np.int32) if on else np.zeros(1, np.int32)
@@ -439,10 +445,26 @@ class ZoneArrays:
         self.work = np.zeros((depth_rows, 2, self.words), dtype=np.uint64)
         self.state = np.zeros((depth_rows, 2), dtype=np.int64)
         self.mark = np.zeros(board.cells.size + 1 if on else 1, dtype=np.int64)
+        kept = on and zone_table
+        self.table_zones = np.zeros((MAX_ZONES if kept else 1, self.words), dtype=np.uint64)
+        self.table_class = np.zeros(MAX_ZONES if kept else 1, dtype=np.int64)
+        self.table_order = np.zeros(MAX_ZONES if kept else 1, dtype=np.int64)
+        self.table_place = np.zeros(MAX_ZONES if kept else 1, dtype=np.int64)
+        # the zones' index: (1, number) at the slot of each zone's hash, int64 [slots, 2]
+        self.table_index = np.zeros((4 * MAX_ZONES if kept else 1, 2), dtype=np.int64)
+        self.table_keys = np.zeros(1 << ENTRIES_LOG2 if kept else 1, dtype=np.uint64)
+        self.table_values = np.zeros(self.table_keys.size, dtype=np.int64)
+        self.table_counts = np.zeros(COUNTS_SIZE, dtype=np.int64)
+        self.bits = np.zeros((2, self.words), dtype=np.uint64)
 
     def slots(self) -> dict:
         return dict(zone_bit=self.bit, zone_cell=self.universe, zone_full=self.full, zones=self.zones,
-                    zone_work=self.work, zone_state=self.state, zone_mark=self.mark)
+                    zone_work=self.work, zone_state=self.state, zone_mark=self.mark,
+                    zone_table=self.table_zones, zone_table_class=self.table_class,
+                    zone_table_index=self.table_index, zone_table_order=self.table_order,
+                    zone_table_place=self.table_place,
+                    zone_table_keys=self.table_keys, zone_table_values=self.table_values,
+                    zone_table_counts=self.table_counts, zone_bits=self.bits)
 
     def cells_of(self, depth: int) -> list[int] | None:
         """The board cells of the zone at ``depth``; None where it is the whole universe."""

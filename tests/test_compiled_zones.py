@@ -1,8 +1,9 @@
 """Relevance zones in the compiled DFS (solver.zones, ``Solver(relevance_zones=True)``): the
 search with zones takes the very nodes of the one without and finds the same verdicts;
-the leaf zones on written positions; and positions that agree with a proved root on its
-zone, changed outside it, have the same winner when the plain search solves them
-(research/compiled_zones.py's checker, on a sample of the project's problems)."""
+the zone table (solver.zone_table) changes no verdict; the leaf zones on written
+positions; and positions that agree with a proved root on its zone, changed outside it,
+have the same winner when the plain search solves them (research/compiled_zones.py's
+checker, on a sample of the project's problems)."""
 from __future__ import annotations
 
 import random
@@ -43,6 +44,32 @@ def test_zones_change_no_node_and_no_verdict(path):
             plain = Solver(problem).solve(color, ko_master=ko_master, max_nodes=30_000)
             zoned = Solver(problem, relevance_zones=True).solve(color, ko_master=ko_master, max_nodes=30_000)
             assert (zoned.winner, zoned.move, zoned.nodes) == (plain.winner, plain.move, plain.nodes)
+
+
+@pytest.mark.parametrize("path", PROBLEMS[5::10], ids=lambda p: p.stem)
+def test_the_zone_table_changes_no_verdict(path):
+    problem = load_problem(path)
+    for color in (BLACK, WHITE):
+        for ko_master in KO_MASTERS:
+            plain = Solver(problem).solve(color, ko_master=ko_master, max_nodes=30_000)
+            if plain.winner is None:
+                continue
+            solver = Solver(problem, zone_table=True)
+            found = solver.solve(color, ko_master=ko_master, max_nodes=300_000)
+            assert found.winner == plain.winner, (color, ko_master)
+
+
+def test_the_zone_table_proves_positions_by_their_zones():
+    # on a problem where zones are found, lookups that repeat a zone's contents do occur
+    # and the search takes fewer nodes than without
+    problem = load_problem(ROOT / "sgf-problems/approach/stop-the-cutting-stone-live.sgf")
+    plain = Solver(problem).solve(WHITE)
+    solver = Solver(problem, zone_table=True)
+    found = solver.solve(WHITE)
+    zones, hits, stores = solver.zone_state.table_counts
+    assert found.winner == plain.winner
+    assert zones > 0 and hits > 0 and stores > 0
+    assert found.nodes < plain.nodes
 
 
 @pytest.mark.parametrize("defender", [BLACK, WHITE])
