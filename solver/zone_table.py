@@ -3,18 +3,24 @@
 Each exact result whose zone is smaller than the universe is kept with its zone's
 contents (which points of the zone hold which colour), its class (side to move, ko
 master, pass state: what a zone's claim is relative to) and its winner and move.  A node
-the transposition table does not know looks up every distinct zone of its class: the
-position's stones masked by the zone, hashed with the zone's number, found in the table,
-prove the node at once, with that zone.  Agreeing on a zone is transitive, so a position
-that agrees with a stored one on its zone has the stored winner, and the stored move
-(inside the zone) wins it.  RZS indexes the entries with a radix tree; here the distinct
-zones are a list (at most ``MAX_ZONES``; a search that makes more stores no new ones) and
-the entries a hash table that drops the oldest of a full probe run.
+the transposition table does not know tries the ``SCAN_LIMIT`` zones of its class used
+last: the position's stones masked by a zone, hashed with the zone's number, found among
+the entries, prove the node at once, with that zone.  Agreeing on a zone is transitive,
+so a position that agrees with a stored one on its zone has the stored winner, and the
+stored move (inside the zone) wins it; like the transposition table's exact entries,
+that holds whatever the path, but for the repetitions a new path may add (graph-history
+interaction, judged for the table in RESULTS.md §147).  RZS indexes the entries with a
+radix tree; here the distinct zones are a list (at most ``MAX_ZONES``; a search that
+makes more stores no new ones) with an index by hash and a scan order (a zone stored or
+found moves to its front), and the entries a hash table whose full probe run loses its
+last entry to a new one.
 
 Slots (``solver.movegen``): ``zone_table`` (the distinct zones, uint64 [zones, words]),
-``zone_table_class`` (each zone's class), ``zone_table_keys``/``zone_table_values`` (the
-entries), ``zone_table_counts`` (ZT_ZONES, ZT_HITS, ZT_STORES) and ``zone_bits`` (the
-position's black and white stones over the universe, scratch).
+``zone_table_class``, ``zone_table_index``, ``zone_table_order`` and ``zone_table_place``
+(each zone's class, the index, the scan order and each zone's place in it),
+``zone_table_keys``/``zone_table_values`` (the entries), ``zone_table_counts``
+(ZT_ZONES, ZT_HITS, ZT_STORES) and ``zone_bits`` (the position's black and white stones
+over the universe, scratch).
 """
 from __future__ import annotations
 

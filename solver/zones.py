@@ -20,9 +20,10 @@ winner.  U itself (``C_ZONE_FULL``) claims nothing.  Beside the prototype's rule
   any other gives U, as do the race count's claims and the attacker's pass skipped
   after every board move lost.
 
-Zones are stored beside the table's entries; nothing reads them to prune yet, so a
-search with zones takes exactly the nodes of one without (tests/test_compiled_zones.py,
-which also re-solves positions changed outside a root's zone with the plain search).
+Zones are stored beside the table's entries, which the zone table reuses
+(:mod:`solver.zone_table`); nothing prunes by them yet, so a search with zones alone
+takes exactly the nodes of one without (tests/test_compiled_zones.py, which also
+re-solves positions changed outside a root's zone with the plain search).
 """
 from __future__ import annotations
 
@@ -422,6 +423,19 @@ def node_zone_start(context, depth):
     state[1] = 0
 
 
+
+@kernel
+def leaf_zone(context, values, slot, z, pass_alive):
+    """A leaf's zone: the pass-alive target's (``pass_alive``), else U; stored with the
+    table's entry at ``slot`` (none: -1)."""
+    if pass_alive:
+        pass_alive_zone(context, z)
+    else:
+        zone_fill(context, z)
+    if slot >= 0:
+        store_zone(context, values, slot, z)
+
+
 class ZoneArrays:
     """The context's zone slots for one solver (``on``: sized for the universe; otherwise
     one-element placeholders the search never reads)."""
@@ -429,7 +443,8 @@ class ZoneArrays:
     def __init__(self, board, area_cells: np.ndarray, target: int, rows: int, on: bool,
                  zone_table: bool = False):
         n = collect_block(board.cells, board.mark, board.stack, board.meta, board.stride, target)
-        stones = [int(s) for s in board.stack[:n] if int(s) not in set(area_cells.tolist())]
+        in_area = set(area_cells.tolist())
+        stones = [int(s) for s in board.stack[:n] if int(s) not in in_area]
         self.universe = np.array(list(area_cells) + stones, dtype=np.int32) if on else np.zeros(1, np.int32)
         self.words = (self.universe.size + 63) // 64 if on else 1
         # a table entry's fields beyond the result: the zone's words
@@ -472,16 +487,3 @@ class ZoneArrays:
         if np.array_equal(z, self.full):
             return None
         return [int(p) for b, p in enumerate(self.universe) if (int(z[b >> 6]) >> (b & 63)) & 1]
-
-
-
-@kernel
-def leaf_zone(context, values, slot, z, pass_alive):
-    """A leaf's zone: the pass-alive target's (``pass_alive``), else U; stored with the
-    table's entry at ``slot`` (none: -1)."""
-    if pass_alive:
-        pass_alive_zone(context, z)
-    else:
-        zone_fill(context, z)
-    if slot >= 0:
-        store_zone(context, values, slot, z)
