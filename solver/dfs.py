@@ -50,7 +50,7 @@ def _lookup(keys, values, key):
 
 
 @kernel
-def _known(context, keys, values, work, key, entry, reuse, depth, klass):
+def _known(context, keys, values, work, key, entry, reuse, depth, color, km, after_pass):
     """A result the tables give at once: an exact entry, or (the zone table on) a stored
     zone's contents repeated, then kept as an exact entry; -1 if none."""
     zoned = context[C_SEARCH_OPTIONS][3]
@@ -61,7 +61,7 @@ def _known(context, keys, values, work, key, entry, reuse, depth, klass):
         return pack((entry >> 1) & 3, INF_DEPTH, (entry >> 8) - 2)
     if zoned != 2 or not reuse:
         return -1
-    found = zone_table_lookup(context, zone, klass)
+    found = zone_table_lookup(context, zone, zone_class(color, km, after_pass))
     if found < 0:
         return -1
     winner = found & 3
@@ -128,7 +128,7 @@ def search(context, keys, values, work, color, km, depth):
     reuse = context[C_SEARCH_OPTIONS][2] != 0
     zoned = context[C_SEARCH_OPTIONS][3] != 0     # relevance zones (solver.zones)
     zone = context[C_ZONES][depth]
-    known = _known(context, keys, values, work, key, entry, reuse, depth, zone_class(color, km, after_pass))
+    known = _known(context, keys, values, work, key, entry, reuse, depth, color, km, after_pass)
     if known >= 0:
         return known
     defender = cells[target]

@@ -9,31 +9,14 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from research.compiled_zones import KO_MASTERS, check, positions
 from solver import BLACK, WHITE, Solver, load_problem
-from solver.board import EMPTY
-from solver.problem import Problem, _check_legal
+from tests.test_relevance_zones import written_problem
 
 ROOT = Path(__file__).resolve().parents[1]
 PROBLEMS = sorted((ROOT / "sgf-problems").rglob("*.sgf"))
-SIZE = 9
-
-
-def written(rows, defender=BLACK) -> Problem:
-    """'@' the target, 'X' defender, 'O' attacker, '.' empty, rows from the top-left."""
-    stones = np.zeros((SIZE, SIZE), dtype=np.int8)
-    target = None
-    for y, row in enumerate(rows):
-        for x, ch in enumerate(row):
-            stones[y, x] = {".": EMPTY, "@": defender, "X": defender, "O": 3 - defender}[ch]
-            if ch == "@" and target is None:
-                target = (x, y)
-    problem = Problem("written", SIZE, stones, target, defender)
-    _check_legal(problem)
-    return problem
 
 
 @pytest.mark.parametrize("path", PROBLEMS[::12], ids=lambda p: p.stem)
@@ -75,7 +58,7 @@ def test_the_zone_table_proves_positions_by_their_zones():
 @pytest.mark.parametrize("defender", [BLACK, WHITE])
 def test_a_pass_alive_target_has_its_blocks_and_eyes_as_zone(defender):
     # two real eyes on the left; the open points on the right do not matter
-    problem = written([".@.@.O...", "@@@@.O...", "OOOOOO..."], defender)
+    problem = written_problem([".@.@.O...", "@@@@.O...", "OOOOOO..."], defender)
     solver = Solver(problem, relevance_zones=True)
     verdict = solver.solve(3 - defender)
     assert verdict.winner == defender
@@ -88,7 +71,7 @@ def test_a_pass_alive_target_has_its_blocks_and_eyes_as_zone(defender):
 @pytest.mark.parametrize("defender", [BLACK, WHITE])
 def test_a_target_in_atari_is_captured_with_a_zone_of_its_block_and_neighbours(defender):
     # the target in atari at a1's right; the points far from it play no part
-    problem = written(["@.X..O...", "OOOOOO..."], defender)
+    problem = written_problem(["@.X..O...", "OOOOOO..."], defender)
     # the race count settles it at once, and its claims have no zone of their own yet
     assert Solver(problem, relevance_zones=True).solve(3 - defender).nodes == 1
     solver = Solver(problem, relevance_zones=True, race=False)

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SIZE = 9
 
 
-def game_of(rows, defender=BLACK, target=None) -> Game:
+def written_problem(rows, defender=BLACK, target=None) -> Problem:
     """'@' the target, 'X' defender, 'O' attacker, '.' empty, rows from the top-left."""
     stones = np.zeros((SIZE, SIZE), dtype=np.int8)
     for y, row in enumerate(rows):
@@ -30,7 +30,11 @@ def game_of(rows, defender=BLACK, target=None) -> Game:
                 target = (x, y)
     problem = Problem("written", SIZE, stones, target, defender)
     _check_legal(problem)
-    return Game(problem)
+    return problem
+
+
+def game_of(rows, defender=BLACK, target=None) -> Game:
+    return Game(written_problem(rows, defender, target))
 
 
 def mask(game, *points):
