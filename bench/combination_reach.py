@@ -51,6 +51,12 @@ WAYS = {
     "dfpn-guide-other": ("dfpn", {}, "other"),
     "dfs-zones": ("dfs", {"relevance_zones": True}, None),
     "dfs-zone-table": ("dfs", {"zone_table": True}, None),
+    "dfs-zone-prune": ("dfs", {"zone_pruning": True}, None),
+    "dfs-zone-table-prune": ("dfs", {"zone_table": True, "zone_pruning": True}, None),
+    "dfpn-sim-zone-prune": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_pruning": True}, None),
+    "dfpn-sim-zone-table": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_table": True}, None),
+    "dfpn-sim-zone-table-prune": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_table": True,
+                                           "zone_pruning": True}, None),
 }
 
 _guides: dict = {}   # each worker's networks, loaded once

@@ -2,7 +2,8 @@
 
     python -m bench.gotools_check --gotools ../shared/gotools [--files lv1.1,lv2.3]
                                   [--sample N --seed S] [--max-nodes 2000000] [--seconds 10]
-                                  [--algo dfs|dfpn|dfs-zone-table] [--workers 1] [--list-unsettled 20] [--unimplied]
+                                  [--algo dfs|dfpn|dfs-zone-table|dfpn-zone-table-prune] [--workers 1]
+                                  [--list-unsettled 20] [--unimplied]
 
 GoTools, Thomas Wolf's life-and-death program, comes with a database of enclosed
 problems, each with GoTools' own verdicts (``../shared/gotools/README.md``, which
@@ -381,6 +382,12 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
+# --algo: the search and its Solver options (the zone table, solver.zone_table; pruning by null
+# moves' zones and the table in df-pn, solver.dfpn_zones)
+ALGOS = {"dfs": ("dfs", {}), "dfpn": ("dfpn", {}), "dfs-zone-table": ("dfs", {"zone_table": True}),
+         "dfpn-zone-table-prune": ("dfpn", {"zone_table": True, "zone_pruning": True})}
+
+
 def check_problem(problem: GoToolsProblem, algo: str = "dfs", max_nodes: int = DEFAULT_MAX_NODES,
                   seconds: float = DEFAULT_SECONDS, unimplied: bool = False) -> Outcome:
     """Every question of one problem solved, each on a fresh solver."""
@@ -391,9 +398,7 @@ def check_problem(problem: GoToolsProblem, algo: str = "dfs", max_nodes: int = D
     if not any(q.expected for q in asked):
         return Outcome(problem.file, problem.id, [], skipped=reasons[0] if reasons else "no verdict")
     answers = []
-    # dfs-zone-table: DFS with the zone table (solver.zone_table)
-    options = {"zone_table": True} if algo == "dfs-zone-table" else {}
-    search = "dfs" if algo == "dfs-zone-table" else algo
+    search, options = ALGOS[algo]
     for q in asked:
         solver = Solver(q.problem, **options)
         until = time.thread_time() + seconds if seconds > 0 else None
@@ -541,7 +546,7 @@ def main(argv=None) -> int:
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, help="node budget a solve (0: none)")
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS,
                         help="CPU seconds a solve (the solving thread's; 0: no limit)")
-    parser.add_argument("--algo", choices=("dfs", "dfpn", "dfs-zone-table"), default="dfs")
+    parser.add_argument("--algo", choices=tuple(ALGOS), default="dfs")
     parser.add_argument("--workers", type=int, default=1, help="processes solving (forked)")
     parser.add_argument("--list-unsettled", type=int, default=20, help="unsettled questions listed at most")
     parser.add_argument("--unimplied", action="store_true",
@@ -573,8 +578,8 @@ def main(argv=None) -> int:
     if problems:   # compile (or load) the search before the workers fork
         warm = next((q for p in problems for q in questions(p, args.unimplied)[0]), None)
         if warm is not None:
-            Solver(warm.problem, zone_table=args.algo == "dfs-zone-table").solve(
-                warm.side, algo="dfs" if args.algo == "dfs-zone-table" else args.algo, max_nodes=10_000)
+            search, options = ALGOS[args.algo]
+            Solver(warm.problem, **options).solve(warm.side, algo=search, max_nodes=10_000)
     tasks = [(p, args.algo, args.max_nodes, args.seconds, args.unimplied) for p in problems]
     outcomes: list[Outcome] = []
     if args.workers > 1:

@@ -11,7 +11,9 @@ The measurement: how many of the table's exact results have a zone smaller than 
 universe, and how large, beside the nodes of the same search without zones (equal:
 zones are computed, never used yet).
 
-``python -m research.compiled_zones [--folders F ...] [--max-nodes N] [--variants V]``
+``python -m research.compiled_zones [--folders F ...] [--max-nodes N] [--variants V] [--pruning]``
+(``--pruning``: the zoned search prunes by its null moves' zones, and each position is
+also solved by the plain search, which must agree; ``--algo dfpn``: the zones df-pn finds).
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ import numpy as np
 
 from solver import Solver, load_problem
 from solver.board import BLACK, EMPTY, WHITE, collect_block, count_liberties
+from solver.dfpn_layout import V_DELTA, V_PHI, V_REPD, VALUE_FIELDS
+from solver.rules import INF_DEPTH
 from solver.problem import ProblemError
 
 KO_MASTERS = ("attacker", "defender", "none")
@@ -49,8 +53,8 @@ def legal(board, universe) -> bool:
     return True
 
 
-def solver_at(problem, cells, zones: bool) -> Solver:
-    solver = Solver(problem, relevance_zones=zones)
+def solver_at(problem, cells, **options) -> Solver:
+    solver = Solver(problem, **options)
     for p in np.nonzero(solver.board.cells != cells)[0]:
         set_point(solver.board, int(p), int(cells[p]))
     return solver
@@ -93,13 +97,19 @@ def positions(problem, color: int, rng: random.Random, below: int = 3, walks: in
 
 
 def check(problem, color: int, ko_master: str, cells, variants: int, rng: random.Random,
-          max_nodes: int) -> dict:
-    """One position: its zone with ``color`` first, and the variants outside it re-solved."""
-    solver = solver_at(problem, cells, zones=True)
-    verdict = solver.solve(color, ko_master=ko_master, max_nodes=max_nodes)
+          max_nodes: int, pruning: bool = False, algo: str = "dfs") -> dict:
+    """One position: its zone with ``color`` first (found by ``algo``), and the variants
+    outside it re-solved by the plain DFS; with ``pruning``, the zoned search prunes
+    (``zone_pruning``) and the position itself is re-solved by the plain DFS too."""
+    solver = solver_at(problem, cells, relevance_zones=True, zone_pruning=pruning)
+    verdict = solver.solve(color, ko_master=ko_master, max_nodes=max_nodes, algo=algo)
     row = {"winner": verdict.winner, "zone": None, "variants": 0, "skipped": 0, "mismatches": []}
     if verdict.winner is None:
         return row
+    if pruning:
+        got = solver_at(problem, cells).solve(color, ko_master=ko_master, max_nodes=max_nodes).winner
+        if got is not None and got != verdict.winner:
+            row["mismatches"].append((cells, got))
     zone = solver.zone_state.cells_of(len(solver.history))
     row["zone"] = None if zone is None else len(zone)
     if zone is None:
@@ -114,7 +124,7 @@ def check(problem, color: int, ko_master: str, cells, variants: int, rng: random
             for p in outside:
                 if rng.random() < 0.3:
                     changed[p] = rng.choice((EMPTY, BLACK, WHITE))
-            plain = solver_at(problem, changed, zones=False)
+            plain = solver_at(problem, changed)
             if (changed != cells).any() and legal(plain.board, solver.zone_state.universe):
                 break
         else:
@@ -129,11 +139,16 @@ def check(problem, color: int, ko_master: str, cells, variants: int, rng: random
     return row
 
 
-def table_zones(solver: Solver) -> tuple[int, list[int]]:
+def table_zones(solver: Solver, algo: str = "dfs") -> tuple[int, list[int]]:
     """The table's exact results, and the sizes of the zones among them smaller than U."""
-    table = solver.tables["dfs"]
-    exact = (table.keys != 0) & ((table.values[:, 0] & 1) == 1)
-    words = table.values[exact, 1:].view(np.uint64)
+    table = solver.tables[algo]
+    if algo == "dfs":
+        exact = (table.keys != 0) & ((table.values[:, 0] & 1) == 1)
+        words = table.values[exact, 1:].view(np.uint64)
+    else:
+        v = table.values
+        exact = (table.keys != 0) & ((v[:, V_PHI] == 0) | (v[:, V_DELTA] == 0)) & (v[:, V_REPD] == INF_DEPTH)
+        words = v[exact, VALUE_FIELDS:].view(np.uint64) & solver.zone_state.full
     smaller = ~np.all(words == solver.zone_state.full, axis=1)
     sizes = [sum(bin(int(w)).count("1") for w in row) for row in words[smaller]]
     return int(exact.sum()), sizes
@@ -146,6 +161,9 @@ def main(argv=None) -> None:
     parser.add_argument("--variants", type=int, default=4)
     parser.add_argument("--every", type=int, default=1, help="take one problem in EVERY")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--pruning", action="store_true",
+                        help="the zoned search prunes by its null moves' zones (zone_pruning)")
+    parser.add_argument("--algo", choices=("dfs", "dfpn"), default="dfs", help="the zoned search")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     files = sorted(p for folder in args.folders for p in Path(folder).rglob("*.sgf"))[::args.every]
@@ -160,7 +178,8 @@ def main(argv=None) -> None:
         for color in (BLACK, WHITE):
             for ko_master in KO_MASTERS:
                 for cells in positions(problem, color, rng):
-                    row = check(problem, color, ko_master, cells, args.variants, rng, args.max_nodes)
+                    row = check(problem, color, ko_master, cells, args.variants, rng, args.max_nodes,
+                                args.pruning, args.algo)
                     totals["positions"] += 1
                     totals["zoned"] += row["zone"] is not None
                     totals["variants"] += row["variants"]
@@ -168,9 +187,9 @@ def main(argv=None) -> None:
                     totals["mismatches"] += len(row["mismatches"])
                     for changed, got in row["mismatches"]:
                         print(f"MISMATCH {path} {color} {ko_master}: {row['winner']} vs {got}")
-            solver = Solver(problem, relevance_zones=True)
-            solver.solve(color, max_nodes=args.max_nodes)
-            exact, sizes = table_zones(solver)
+            solver = Solver(problem, relevance_zones=True, zone_pruning=args.pruning)
+            solver.solve(color, max_nodes=args.max_nodes, algo=args.algo)
+            exact, sizes = table_zones(solver, args.algo)
             exact_all += exact
             sizes_all += sizes
             universe_sizes.append(solver.zone_state.universe.size)

@@ -34,6 +34,11 @@ Kawano's simulation (``Solver(simulation_nodes=...)``, off by default): a child 
 to be expanded for the first time, beside a sibling refuted on every path, is first
 tried with that refutation replayed move for move (:func:`_simulate`); what the replay
 proves holds on every path and is stored as exact.
+
+Relevance zones (``Solver(relevance_zones=True)``, ``zone_pruning``, ``zone_table``;
+:mod:`solver.dfpn_zones`): an exact solution keeps its zone beside its numbers, a lost
+node's moves outside a null move's zone are marked lost unsearched, and a zone's stored
+contents solve a node met again.  Off by default.
 """
 from __future__ import annotations
 
@@ -44,18 +49,18 @@ from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_OPPONENT_LIBERTIES,
                       C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET,
-                      C_TARGET_LIBERTIES, CAPTURES_TARGET, LIVES,
+                      C_TARGET_LIBERTIES, C_ZONES, CAPTURES_TARGET, LIVES,
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack, repetition_depth
 from .table import (ABORT, NODES, RACE_PROOFS, SIMULATED, SIMULATIONS, TAGS, count_node, node_key,
                     node_key_after, table_claim, table_slot)
+from .dfpn_zones import (capture_zone, leaf_life_zone, keep_zone, no_zone, prune_by_null, solved_zone, stored_zone,
+                         table_hit, table_keep)
+# the layouts, also read as solver.dfpn.SCRATCH_FIELDS and VALUE_FIELDS
+from .dfpn_layout import (INFINITE, LARGE, S_CYCLE, S_DELTA, S_KM, S_ON_PATH_KEY, S_PHI,  # noqa: F401
+                          S_PRUNED, S_REPD, S_SOLVED, SCRATCH_FIELDS, V_DELTA, V_MOVE, V_PHI, V_REPD, VALUE_FIELDS)
 
-# A proof or disproof sets a number to INFINITE.  Sums of working numbers
-# count a shared subtree once per path into it and can grow exponentially with
-# depth, so they stop just below, at LARGE: only a real proof reaches INFINITE.
-INFINITE = np.int64(1) << 40
-LARGE = INFINITE - 1
 # Initial numbers of a fresh child: phi 1 (the opponent's proof there) and
 # delta 1 + RANK_COST * its rank in the move order (our proof through it), so
 # that df-pn, like DFS, follows the move order (ko recaptures and the pass come
@@ -116,14 +121,6 @@ SIMULATION_NODES = 256
 # 17-23 points at 5 CPU s, 1/2 and 1/16 settled as many, 1 fewer, and plain thresholds
 # half as many: RESULTS.md, "df-pn's 1 + ε thresholds on unsettled readings").
 EPSILON_DIVISOR = 4
-# scratch[depth, child, :] fields: the child's numbers, whether it is solved,
-# its reliance depth, its ko master, depth + 1 of the stack entry holding its
-# key (INF_DEPTH if none), and whether its numbers live under its path key.
-S_PHI, S_DELTA, S_SOLVED, S_REPD, S_KM, S_CYCLE, S_ON_PATH_KEY = 0, 1, 2, 3, 4, 5, 6
-SCRATCH_FIELDS = 7
-# table values: numbers, best move, reliance depth (INF_DEPTH under a plain key)
-V_PHI, V_DELTA, V_MOVE, V_REPD = 0, 1, 2, 3
-VALUE_FIELDS = 4
 _PATH_MIX = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -221,6 +218,7 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
         row[i, S_KM] = km
         row[i, S_SOLVED] = 0
         row[i, S_ON_PATH_KEY] = 0
+        row[i, S_PRUNED] = 0
         looped = False
         if moves[i] == PASS:
             row[i, S_KM] = km_after_pass(path, depth, position, color, km)
@@ -270,7 +268,8 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
 
 @kernel
 def _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, on_path_key, nodes):
-    """Record the node's numbers under its path key or its plain key; ``nodes``: what they cost."""
+    """Record the node's numbers under its path key or its plain key; ``nodes``: what they cost.
+    Returns the slot (-1: none), its zone unknown (:func:`solver.dfpn_zones.no_zone`)."""
     if on_path_key:
         slot = table_claim(keys, values, work, counters, path_key, nodes)
     else:
@@ -287,6 +286,8 @@ def _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, 
         values[slot, V_DELTA] = delta
         values[slot, V_MOVE] = move
         values[slot, V_REPD] = repd if on_path_key else INF_DEPTH
+        no_zone(values, slot)
+    return slot
 
 
 @kernel
@@ -377,7 +378,9 @@ def _settled(context, keys, values, work, counters, key, path_key, color, km, de
     race stored as exact (the depth cap's loss relies on the path)."""
     if color != context[C_CELLS][context[C_TARGET]] and target_lives(context):
         # static life: the defender wins whatever the path (solver.life)
-        _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
+        slot = _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
+        if context[C_SEARCH_OPTIONS][3] != 0:
+            leaf_life_zone(context, values, slot, depth)
         return True, INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
     if depth > MAX_DEPTH:
         return True, INFINITE, np.int64(0), 0, NO_MOVE
@@ -432,7 +435,7 @@ def _read_children(keys, values, row, moves, hashes, n, opp, child_signature, de
                 _set_child(row, i, values, s, row[i, S_ON_PATH_KEY] == 1, depth)
         c_phi = row[i, S_PHI]
         c_delta = row[i, S_DELTA]
-        if c_phi == 0 and refuted < 0:
+        if c_phi == 0 and refuted < 0 and row[i, S_PRUNED] != 1:
             refuted = i
         delta = _add(delta, c_phi)
         if c_delta < phi:
@@ -517,11 +520,22 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         return np.int64(1), np.int64(1), 0, NO_MOVE
     position = context[C_HASH][0]
     opp = 3 - color
-    key = node_key_after(position, color, km, depth > 0 and context[C_PATH][depth - 1] == position)
+    after_pass = depth > 0 and context[C_PATH][depth - 1] == position
+    key = node_key_after(position, color, km, after_pass)
     path_key = key ^ signature
     known, _ = _lookup(keys, values, key, path_key, cycle)
     if known >= 0 and _is_solved(values, known):
         return values[known, V_PHI], values[known, V_DELTA], values[known, V_REPD], values[known, V_MOVE]
+    zoned = context[C_SEARCH_OPTIONS][3]     # relevance zones (solver.dfpn_zones): 1, 2 with the table
+    if zoned == 2 and known < 0 and cycle == INF_DEPTH:
+        hit = table_hit(context, depth, color, km, after_pass)
+        if hit >= 0:
+            phi = np.int64(0) if hit & 3 == color else INFINITE
+            move = (hit >> 8) - 2 if phi == 0 else NO_MOVE
+            slot = _store(keys, values, work, counters, key, path_key, phi, INFINITE - phi, INF_DEPTH, move,
+                          False, 1)
+            keep_zone(values, slot, context[C_ZONES][depth])
+            return phi, INFINITE - phi, INF_DEPTH, move
     settled, phi, delta, repd, move = _settled(context, keys, values, work, counters, key, path_key, color, km,
                                                depth, known < 0)
     if settled:
@@ -534,7 +548,9 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     if n > 0 and context[C_SCORES][depth][0] >= CAPTURES_TARGET:
         # the attacker captures the target (only where the target starts in
         # atari: the defender never leaves it there), which ends the search
-        _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, moves[0], False, 1)
+        slot = _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, moves[0], False, 1)
+        if zoned:
+            capture_zone(context, values, slot, depth, moves[0], color)
         return np.int64(0), INFINITE, INF_DEPTH, moves[0]
     stack[depth] = key
     child_signature = _child_signature(signature, position)
@@ -546,6 +562,9 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     row = scratch[depth]
     hinting = context[C_SEARCH_OPTIONS][0] != 0
     simulation = context[C_SEARCH_OPTIONS][1]
+    pruning = context[C_SEARCH_OPTIONS][4] != 0
+    if pruning:
+        prune_by_null(context, keys, values, row, n, color, depth)
 
     best = -1
     first = True
@@ -592,14 +611,20 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         row[best, S_REPD] = r_repd
         if r_phi == 0 or r_delta == 0:
             row[best, S_SOLVED] = 1
+            if pruning and r_phi == 0 and r_repd > depth + 1:
+                prune_by_null(context, keys, values, row, n, color, depth)
         else:
             # where the child stored its numbers (see the end of this function)
             row[best, S_ON_PATH_KEY] = 1 if r_repd <= depth + 2 else 0
 
     repd, move = _node_result(context, row, moves, context[C_DEPTHS][depth], n, phi, delta, best, earliest, cycle,
                               color)
-    _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, repd <= depth + 1,
-           counters[NODES] - first_node + 1)
+    slot = _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, repd <= depth + 1,
+                  counters[NODES] - first_node + 1)
+    if zoned and (phi == 0 or delta == 0) and repd > depth + 1:
+        solved_zone(context, keys, values, row, n, color, km, depth, phi == 0, slot)
+        if zoned == 2:
+            table_keep(context, depth, color, km, after_pass, color if phi == 0 else opp, move)
     return phi, delta, repd, move
 
 
@@ -615,5 +640,10 @@ def solve(context, keys, values, work, scratch, salt, color, km, depth):
     no_cycle = np.int64(INF_DEPTH)
     phi, delta, repd, move = _mid(context, keys, values, work, scratch, stack, depth, salt, color, km, depth,
                                   INFINITE, INFINITE, no_cycle)
+    if context[C_SEARCH_OPTIONS][3] != 0:
+        # the root's zone, as its entry keeps it (U where none: a race claim, an unsolved root)
+        position = context[C_HASH][0]
+        after_pass = depth > 0 and context[C_PATH][depth - 1] == position
+        stored_zone(context, keys, values, node_key_after(position, color, km, after_pass), context[C_ZONES][depth])
     winner = color if phi == 0 else 3 - color
     return pack(winner, repd, move if phi == 0 else NO_MOVE)

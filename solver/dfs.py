@@ -28,7 +28,8 @@ from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of,
                     pass_loop_depth, repd_of, sign, winner_of)
 from .table import (ABORT, NODES, RACE_PROOFS, TAGS, count_node, node_key, node_key_after, table_claim,
                     table_slot)
-from .zones import and_zone, child_zone_done, leaf_zone, load_zone, node_zone_start, store_zone, zone_fill
+from .zones import (and_zone, child_zone_done, leaf_zone, load_zone, node_zone_start, store_zone, zone_fill,
+                    zone_prunes)
 from .movegen import C_ZONE_STATE, C_ZONES
 from .zone_table import zone_class, zone_table_lookup, zone_table_store
 
@@ -183,6 +184,8 @@ def search(context, keys, values, work, color, km, depth):
     for i in range(n):
         p = moves[i]
         d = depths[i]
+        if context[C_SEARCH_OPTIONS][4] != 0 and p != PASS and d == INF_DEPTH and zone_prunes(context, depth, p, color):
+            continue
         path[depth] = position
         child_hash = position if p == PASS else hashes[i]
         if hinting:
@@ -191,10 +194,9 @@ def search(context, keys, values, work, color, km, depth):
             sibling[depth + 1] = child_hash ^ refuted_hash if refuted else delta
         if p == PASS:
             if color == attacker and km * sign(attacker) > 0 and mindepth > depth + 1:
-                # The pass comes last: every board move has lost, relying on nothing of
-                # the path, so no earlier pass situation met again was used, and the
-                # pass loses too (solver.movegen, the attacker's pass); the loss is
-                # exact without it.
+                # The pass comes last: every board move has lost, relying on nothing of the
+                # path, so no earlier pass situation met again was used, and the pass loses
+                # too (solver.movegen, the attacker's pass); the loss is exact without it.
                 if zoned:
                     context[C_ZONE_STATE][depth][1] = 1   # no zone argument for the skip yet
                 break
@@ -243,7 +245,7 @@ def search(context, keys, values, work, color, km, depth):
     if result < 0:
         result = pack(opp, mindepth, NO_MOVE)
         if zoned:
-            and_zone(context, keys, values, depth, color, km, n)
+            and_zone(context, keys, values, depth, color, km, n, True)
 
     exact = 1 if repd_of(result) > depth + 1 else 0
     slot = table_claim(keys, values, work, counters, key, counters[NODES] - first_node + 1)

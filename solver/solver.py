@@ -123,14 +123,16 @@ class Solver:
     graph-history interaction: slow, for small positions).  ``relevance_zones``: DFS computes
     each proved node's relevance zone (:mod:`solver.zones`; :meth:`root_zone`), the nodes
     unchanged; ``zone_table``: and proves a position that repeats a stored zone's contents
-    at once (:mod:`solver.zone_table`).  The verdict is the same either way.
+    at once (:mod:`solver.zone_table`); ``zone_pruning``: and leaves unsearched a lost
+    node's moves outside its null move's zone (:func:`solver.zones.zone_prunes`).  The
+    verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
                  race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True,
                  simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False,
-                 zone_table: bool = False):
+                 zone_table: bool = False, zone_pruning: bool = False):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -144,7 +146,7 @@ class Solver:
         self.max_table_bytes = int(max_table_mb * 2**20) if max_table_mb > 0 else None
         # the area's points as flat board indices, in the order of area.points
         points = np.array([self.board.point(x, y) for x, y in self.area.points], dtype=np.int32)
-        relevance_zones = relevance_zones or zone_table
+        relevance_zones = relevance_zones or zone_table or zone_pruning
         self.zone_state = ZoneArrays(self.board, points, self.target, MAX_DEPTH + 2, relevance_zones, zone_table)
         self.tables = {algo: self.new_table(algo, table_log2) for algo in ("dfs", "dfpn")}
         self.solves = 0
@@ -200,7 +202,8 @@ class Solver:
             opponent_liberties=np.full((rows, width), COUNTED_LIBERTIES, dtype=np.int32),
             sibling=self.sibling,
             search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0,
-                                     2 if zone_table else 1 if relevance_zones else 0], dtype=np.int64),
+                                     2 if zone_table else 1 if relevance_zones else 0,
+                                     1 if zone_pruning else 0], dtype=np.int64),
             **self.zone_state.slots(),
         )
 
@@ -300,7 +303,7 @@ class Solver:
         return Verdict(to_play, winner, move, self.defender, nodes, seconds)
 
     def root_zone(self) -> list[tuple[int, int]] | None:
-        """The relevance zone of the last DFS solve's root (``relevance_zones=True``): the
+        """The relevance zone of the last solve's root (``relevance_zones=True``; DFS or df-pn): the
         points where every position that agrees with it has the same winner, the same side
         and ko master to move (:mod:`solver.zones`); None where it is the whole universe."""
         cells = self.zone_state.cells_of(len(self.history))
@@ -309,7 +312,7 @@ class Solver:
     def new_table(self, algo: str = "dfs", log2_size: int = 12) -> Table:
         """An empty table for ``solve(..., algo=algo, table=...)``, of 2**log2_size slots to start
         with (it grows as the search needs, up to the solver's ``max_table_mb``)."""
-        fields = dfpn.VALUE_FIELDS if algo == "dfpn" else 1 + self.zone_state.table_words
+        fields = (dfpn.VALUE_FIELDS if algo == "dfpn" else 1) + self.zone_state.table_words
         return Table(log2_size, fields, max_bytes=self.max_table_bytes)
 
     def run_search(self, table: Table, max_nodes: int, search, cpu_until: float | None = None):

@@ -19,7 +19,7 @@ Slots (``solver.movegen``): ``zone_table`` (the distinct zones, uint64 [zones, w
 ``zone_table_class``, ``zone_table_index``, ``zone_table_order`` and ``zone_table_place``
 (each zone's class, the index, the scan order and each zone's place in it),
 ``zone_table_keys``/``zone_table_values`` (the entries), ``zone_table_counts``
-(ZT_ZONES, ZT_HITS, ZT_STORES) and ``zone_bits`` (the position's black and white stones
+(ZT_ZONES, ZT_HITS, ZT_STORES, ZT_PRUNED) and ``zone_bits`` (the position's black and white stones
 over the universe, scratch).
 """
 from __future__ import annotations
@@ -38,8 +38,10 @@ ENTRIES_LOG2 = 18
 # the front): trying every zone cost more than the nodes it saved
 SCAN_LIMIT = 16
 PROBES = 8
-ZT_ZONES, ZT_HITS, ZT_STORES = 0, 1, 2
-COUNTS_SIZE = 3
+# ZT_PRUNED: the loser's moves a null move's zone pruned (solver.zones.zone_prunes), kept
+# here with the table's counts (zone_table_counts exists whenever zones are on)
+ZT_ZONES, ZT_HITS, ZT_STORES, ZT_PRUNED = 0, 1, 2, 3
+COUNTS_SIZE = 4
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)

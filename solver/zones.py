@@ -21,9 +21,11 @@ winner.  U itself (``C_ZONE_FULL``) claims nothing.  Beside the prototype's rule
   after every board move lost.
 
 Zones are stored beside the table's entries, which the zone table reuses
-(:mod:`solver.zone_table`); nothing prunes by them yet, so a search with zones alone
-takes exactly the nodes of one without (tests/test_compiled_zones.py, which also
-re-solves positions changed outside a root's zone with the plain search).
+(:mod:`solver.zone_table`).  A search with zones alone takes exactly the nodes of one
+without (tests/test_compiled_zones.py, which also re-solves positions changed outside a
+root's zone with the plain search); with ``zone_pruning`` a lost node's moves after its
+null move that lie outside the null move's zone are left unsearched
+(:func:`zone_prunes`), as the generator's dropped moves are covered.
 """
 from __future__ import annotations
 
@@ -32,12 +34,12 @@ import numpy as np
 from .board import EMPTY, META_UNDO_TOP, _next_stamp, collect_block
 from .jit import kernel
 from .life import benson_kept
-from .movegen import (C_AREA, C_CELLS, C_HASH, C_PATH, C_IN_AREA, C_LABELS, C_MARK, C_META, C_MOVES,
+from .movegen import (C_AREA, C_CELLS, C_HASH, C_ZONE_TABLE_COUNTS, C_PATH, C_IN_AREA, C_LABELS, C_MARK, C_META, C_MOVES,
                       C_REGION_BORDER, C_REGION_VITAL, C_SAFE, C_STACK, C_STRIDE, C_TARGET, C_UNDO,
                       C_ZONE_BIT, C_ZONE_CELL, C_ZONE_FULL, C_ZONE_MARK, C_ZONE_STATE, C_ZONE_WORK,
                       C_ZONES, liberties, play_move, undo_move)
 from .rules import INF_DEPTH, PASS, repd_of, repetition_depth, winner_of
-from .zone_table import COUNTS_SIZE, ENTRIES_LOG2, MAX_ZONES
+from .zone_table import COUNTS_SIZE, ENTRIES_LOG2, MAX_ZONES, ZT_PRUNED
 from .table import node_key, table_slot
 
 _ONE = np.uint64(1)
@@ -255,12 +257,12 @@ def _self_atari_zone(context, z):
 
 
 @kernel
-def and_zone(context, keys, values, depth, color, km, n):
+def and_zone(context, keys, values, depth, color, km, n, table_covers):
     """The zone of a lost node (``color`` to move, every one of the ``n`` moves of its row
     searched and lost), from its working zones (the children's, and the null move's): the
-    loser's other moves are covered by the null move, an exact loss in the table or the
-    self-atari rule, or the zone is U; CR-1 for suicides in the null move's zone; the
-    winner's blocks in the zone whole with two liberties."""
+    loser's other moves are covered by the null move, an exact loss in DFS's table (where
+    ``table_covers``) or the self-atari rule, or the zone is U; CR-1 for suicides in the
+    null move's zone; the winner's blocks in the zone whole with two liberties."""
     z = context[C_ZONES][depth]
     state = context[C_ZONE_STATE][depth]
     if state[1] != 0:
@@ -316,7 +318,7 @@ def and_zone(context, keys, values, depth, color, km, n):
         # move (its point and captures in the zone) repeats the same position of the line
         covered = repetition_depth(context[C_PATH], depth, context[C_HASH][0]) < INF_DEPTH
         if cells[target] != EMPTY and not covered:
-            i_slot = table_slot(keys, node_key(context[C_HASH][0], 3 - color, km))
+            i_slot = table_slot(keys, node_key(context[C_HASH][0], 3 - color, km)) if table_covers else -1
             if i_slot >= 0 and keys[i_slot] != 0:
                 v = values[i_slot, 0]
                 if v & 1 and (v >> 1) & 3 == 3 - color:
@@ -412,6 +414,27 @@ def child_zone_done(context, depth, move, color, km, response, captured_target, 
     if state[0] == 0 and inner and not zone_has(context, child, move) and not captures_in(context, child):
         zone_copy(work[1], child)
         state[0] = 1
+
+
+@kernel
+def zone_prunes(context, depth, move, color):
+    """Whether the loser's board ``move`` (not yet played, repeating no position of the path)
+    loses as the node's null move did, unsearched: a null move was found, ``move`` lies
+    outside its child's zone and captures nothing there (nor the target), so the child of
+    ``move`` agrees with the null move's child on that zone (docs/relevance_zones.md, "AND
+    node").  :func:`and_zone` counts it covered, as it does a move the generator dropped."""
+    if context[C_ZONE_STATE][depth][0] == 0:
+        return False
+    null = context[C_ZONE_WORK][depth][1]
+    if zone_has(context, null, move):
+        return False
+    if play_move(context, move, color) < 0:
+        return False
+    pruned = not captures_in(context, null) and context[C_CELLS][context[C_TARGET]] != EMPTY
+    undo_move(context)
+    if pruned:
+        context[C_ZONE_TABLE_COUNTS][ZT_PRUNED] += 1
+    return pruned
 
 
 @kernel
