@@ -14,6 +14,8 @@ zones are computed, never used yet).
 ``python -m research.compiled_zones [--folders F ...] [--max-nodes N] [--variants V] [--pruning]``
 (``--pruning``: the zoned search prunes by its null moves' zones, and each position is
 also solved by the plain search, which must agree; ``--algo dfpn``: the zones df-pn finds).
+``--verdicts --algo A --max-nodes N``: instead, every zoned way's verdicts against the
+plain DFS's on the problems, each side first, each ko master, and their nodes.
 """
 from __future__ import annotations
 
@@ -154,6 +156,40 @@ def table_zones(solver: Solver, algo: str = "dfs") -> tuple[int, list[int]]:
     return int(exact.sum()), sizes
 
 
+ZONED_WAYS = {"zones": {"relevance_zones": True}, "pruning": {"zone_pruning": True},
+              "table": {"zone_table": True}, "pruning and table": {"zone_pruning": True, "zone_table": True}}
+
+
+def verdicts(files: list[Path], algo: str, max_nodes: int) -> None:
+    """Each problem, each side first, each ko master: the plain DFS's verdict (settled within
+    ``max_nodes``) against each zoned way of ``algo`` (ten times the nodes); zones alone
+    must take the plain ``algo``'s very nodes.  Prints the counts and node ratios."""
+    cases, differ, moved = 0, {w: 0 for w in ZONED_WAYS}, 0
+    ratios: dict[str, list[float]] = {w: [] for w in ZONED_WAYS}
+    for path in files:
+        problem = load_problem(path)
+        for color in (BLACK, WHITE):
+            for ko_master in KO_MASTERS:
+                judge = Solver(problem).solve(color, ko_master=ko_master, max_nodes=max_nodes).winner
+                plain = Solver(problem).solve(color, ko_master=ko_master, max_nodes=max_nodes, algo=algo)
+                if judge is None or plain.winner is None:
+                    continue
+                cases += 1
+                for way, options in ZONED_WAYS.items():
+                    found = Solver(problem, **options).solve(color, ko_master=ko_master,
+                                                             max_nodes=10 * max_nodes, algo=algo)
+                    if found.winner != judge:
+                        differ[way] += 1
+                        print(f"DIFFER {way} {path} {color} {ko_master}: {judge} vs {found.winner}")
+                    moved += way == "zones" and found.nodes != plain.nodes
+                    ratios[way].append(found.nodes / plain.nodes)
+    print(f"{len(files)} problems, {cases} cases settled by the plain DFS and {algo}; "
+          f"zones alone moved the nodes in {moved}")
+    print("| way | verdicts differ | nodes against plain (geometric mean) |\n|---|---:|---:|")
+    for way in ZONED_WAYS:
+        print(f"| {way} | {differ[way]} | {statistics.geometric_mean(ratios[way] or [1.0]):.3f} |")
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folders", nargs="+", default=["sgf-problems"])
@@ -164,9 +200,14 @@ def main(argv=None) -> None:
     parser.add_argument("--pruning", action="store_true",
                         help="the zoned search prunes by its null moves' zones (zone_pruning)")
     parser.add_argument("--algo", choices=("dfs", "dfpn"), default="dfs", help="the zoned search")
+    parser.add_argument("--verdicts", action="store_true",
+                        help="no checker: each zoned way's verdicts against the plain DFS's, and its nodes")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     files = sorted(p for folder in args.folders for p in Path(folder).rglob("*.sgf"))[::args.every]
+    if args.verdicts:
+        verdicts(files, args.algo, args.max_nodes)
+        return
     totals = {"positions": 0, "zoned": 0, "variants": 0, "skipped": 0, "mismatches": 0}
     exact_all, sizes_all, universe_sizes = 0, [], []
     for path in files:

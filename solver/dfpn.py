@@ -564,7 +564,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     simulation = context[C_SEARCH_OPTIONS][1]
     pruning = context[C_SEARCH_OPTIONS][4] != 0
     if pruning:
-        prune_by_null(context, keys, values, row, n, color, depth)
+        prune_by_null(context, keys, values, row, n, color, km, depth)
 
     best = -1
     first = True
@@ -612,7 +612,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         if r_phi == 0 or r_delta == 0:
             row[best, S_SOLVED] = 1
             if pruning and r_phi == 0 and r_repd > depth + 1:
-                prune_by_null(context, keys, values, row, n, color, depth)
+                prune_by_null(context, keys, values, row, n, color, km, depth)
         else:
             # where the child stored its numbers (see the end of this function)
             row[best, S_ON_PATH_KEY] = 1 if r_repd <= depth + 2 else 0
@@ -644,6 +644,7 @@ def solve(context, keys, values, work, scratch, salt, color, km, depth):
         # the root's zone, as its entry keeps it (U where none: a race claim, an unsolved root)
         position = context[C_HASH][0]
         after_pass = depth > 0 and context[C_PATH][depth - 1] == position
-        stored_zone(context, keys, values, node_key_after(position, color, km, after_pass), context[C_ZONES][depth])
+        stored_zone(context, keys, values, node_key_after(position, color, km, after_pass), phi == 0,
+                    context[C_ZONES][depth])
     winner = color if phi == 0 else 3 - color
     return pack(winner, repd, move if phi == 0 else NO_MOVE)

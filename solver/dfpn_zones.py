@@ -65,10 +65,12 @@ def no_zone(values, slot):
 
 
 @kernel
-def stored_zone(context, keys, values, key, z):
-    """The zone of the solved entry under ``key`` into ``z``; U where there is none."""
+def stored_zone(context, keys, values, key, mover_wins, z):
+    """The zone of the entry under ``key`` into ``z``, if it is solved as ``mover_wins`` says
+    (the result the caller's proof used; a path result may differ from an exact entry
+    stored since); U where there is none."""
     s = table_slot(keys, key)
-    if s >= 0 and keys[s] == key and (values[s, V_PHI] == 0 or values[s, V_DELTA] == 0):
+    if s >= 0 and keys[s] == key and values[s, V_PHI if mover_wins else V_DELTA] == 0:
         full = context[C_ZONE_FULL]
         for w in range(z.size):
             z[w] = np.uint64(values[s, VALUE_FIELDS + w]) & full[w]
@@ -98,7 +100,7 @@ def capture_zone(context, values, slot, depth, move, color):
 
 
 @kernel
-def _looped(context, i, depth, km_i, opp):
+def _looped(context, km_i, opp):
     """Whether the pass child ``i`` repeats a pass situation (solver.dfpn._prepare_children)."""
     tag = node_key(context[C_HASH][0], opp, km_i)
     tags = context[C_TAGS]
@@ -117,12 +119,13 @@ def _child_done(context, keys, values, row, i, color, km, depth, won):
     km_i = row[i, S_KM]
     response = pack(color if won else opp, row[i, S_REPD], NO_MOVE)
     if p == PASS:
-        looped = _looped(context, i, depth, km_i, opp)
+        looped = _looped(context, km_i, opp)
         if not looped:
-            stored_zone(context, keys, values, node_key_after(context[C_HASH][0], opp, km_i, True), child)
+            stored_zone(context, keys, values, node_key_after(context[C_HASH][0], opp, km_i, True), not won, child)
         child_zone_done(context, depth, p, color, km, response, False, looped)
         return
-    stored_zone(context, keys, values, node_key_after(context[C_HASHES][depth][i], opp, km_i, False), child)
+    stored_zone(context, keys, values, node_key_after(context[C_HASHES][depth][i], opp, km_i, False), not won,
+                child)
     play_move(context, p, color)
     captured = context[C_CELLS][context[C_TARGET]] == EMPTY
     child_zone_done(context, depth, p, color, km, response, captured, False)
@@ -135,7 +138,6 @@ def solved_zone(context, keys, values, row, n, color, km, depth, won, slot):
     lost for the opponent), kept at ``slot``."""
     z = context[C_ZONES][depth]
     target = context[C_TARGET]
-    moves = context[C_MOVES][depth]
     if context[C_CELLS][target] == EMPTY:
         zone_clear(z)
         zone_add(context, z, target)
@@ -187,10 +189,11 @@ def _outside(context, z, p, color):
 
 
 @kernel
-def prune_by_null(context, keys, values, row, n, color, depth):
+def prune_by_null(context, keys, values, row, n, color, km, depth):
     """Mark lost, unsearched, the open children outside a null move's zone (see the module's
     docstring); the null move is the first child proved lost on every path that is outside
-    its own zone and captures nothing in it.  Returns how many it marked."""
+    its own zone and captures nothing in it, or the defender's pass where it is not ko
+    master.  Returns how many it marked."""
     moves = context[C_MOVES][depth]
     hashes = context[C_HASHES][depth]
     null = context[C_ZONE_WORK][depth][1]
@@ -199,18 +202,25 @@ def prune_by_null(context, keys, values, row, n, color, depth):
     for i in range(n):
         if row[i, S_PRUNED] == 2:
             found = i
+    defender = context[C_CELLS][context[C_TARGET]]
+    # the defender's pass is a null move where it is not ko master (zones.child_zone_done)
+    pass_null = color == defender and km * (1 if defender == 1 else -1) <= 0
     if found < 0:
         for i in range(n):
-            if (moves[i] != PASS and row[i, S_SOLVED] == 1 and row[i, S_PHI] == 0 and row[i, S_REPD] > depth + 1):
-                stored_zone(context, keys, values, node_key_after(hashes[i], opp, row[i, S_KM], False), null)
-                if not zone_is_full(context, null) and _outside(context, null, moves[i], color):
+            passed = moves[i] == PASS
+            if ((pass_null or not passed) and row[i, S_SOLVED] == 1 and row[i, S_PHI] == 0
+                    and row[i, S_REPD] > depth + 1):
+                stored_zone(context, keys, values, node_key_after(hashes[i], opp, row[i, S_KM], passed), True,
+                            null)
+                if not zone_is_full(context, null) and (passed or _outside(context, null, moves[i], color)):
                     found = i
                     row[i, S_PRUNED] = 2
                     break
         if found < 0:
             return 0
     else:
-        stored_zone(context, keys, values, node_key_after(hashes[found], opp, row[found, S_KM], False), null)
+        stored_zone(context, keys, values, node_key_after(hashes[found], opp, row[found, S_KM], moves[found] == PASS),
+                    True, null)
         if zone_is_full(context, null):
             return 0
     depths = context[C_DEPTHS][depth]
