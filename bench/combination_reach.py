@@ -33,7 +33,7 @@ from bench.common import BUCKETS   # noqa: E402
 from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings   # noqa: E402
 from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
-from solver import Solver   # noqa: E402
+from solver import Solver, load_problem   # noqa: E402
 from solver.dfpn import RACE_LEAD_COST, SIMULATION_NODES   # noqa: E402
 
 # way: (search, the Solver's options, guide: None, "shipped" or "other" (--other-guide));
@@ -75,6 +75,19 @@ def _load_guide(solver: Solver, which: str, other: str | None):
         _guides[which].fill(solver, np.zeros_like(solver.prior))
     _guides[which].cache.clear()
     return _guides[which]
+
+
+# a small own problem, solved every way before the workers fork
+WARM_UP_PROBLEM = REPOSITORY / "sgf-problems/approach/stop-the-cutting-stone-live.sgf"
+
+
+def warm_up(ways: list[str]) -> None:
+    """Load each way's compiled search before the workers fork, so that no timed solve pays
+    for it (a worker's first df-pn solve once took 3.9 CPU s for nodes that take 1.1)."""
+    problem = load_problem(WARM_UP_PROBLEM)
+    for way in ways:
+        algo, options, _ = WAYS[way]
+        Solver(problem, **options).solve(problem.to_play, algo=algo, max_nodes=10_000)
 
 
 def solve_ways(job: tuple) -> list[dict]:
@@ -175,6 +188,7 @@ def main(argv=None) -> int:
               f"{args.seconds:g} CPU s a solve", flush=True)
         lines = []
         out = open(args.out, "w") if args.out else None
+        warm_up(ways)
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:
             jobs = [(r, ways, args.seconds, args.other_guide) for r in readings]
             for done in pool.imap_unordered(solve_ways, jobs):
