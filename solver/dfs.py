@@ -184,7 +184,7 @@ def search(context, keys, values, work, color, km, depth):
     for i in range(n):
         p = moves[i]
         d = depths[i]
-        if context[C_SEARCH_OPTIONS][4] != 0 and p != PASS and d == INF_DEPTH and zone_prunes(context, depth, p, color):
+        if context[C_SEARCH_OPTIONS][4] != 0 and d == INF_DEPTH and zone_prunes(context, depth, p, color):
             continue
         path[depth] = position
         child_hash = position if p == PASS else hashes[i]

@@ -19,8 +19,8 @@ Slots (``solver.movegen``): ``zone_table`` (the distinct zones, uint64 [zones, w
 ``zone_table_class``, ``zone_table_index``, ``zone_table_order`` and ``zone_table_place``
 (each zone's class, the index, the scan order and each zone's place in it),
 ``zone_table_keys``/``zone_table_values`` (the entries), ``zone_table_counts``
-(ZT_ZONES, ZT_HITS, ZT_STORES, ZT_PRUNED) and ``zone_bits`` (the position's black and white stones
-over the universe, scratch).
+(ZT_ZONES, ZT_HITS, ZT_STORES, ZT_PRUNED) and ``zone_bits`` (the position's black and
+white stones over the universe, scratch).
 """
 from __future__ import annotations
 

@@ -34,10 +34,10 @@ import numpy as np
 from .board import EMPTY, META_UNDO_TOP, _next_stamp, collect_block
 from .jit import kernel
 from .life import benson_kept
-from .movegen import (C_AREA, C_CELLS, C_HASH, C_ZONE_TABLE_COUNTS, C_PATH, C_IN_AREA, C_LABELS, C_MARK, C_META, C_MOVES,
+from .movegen import (C_AREA, C_CELLS, C_HASH, C_PATH, C_IN_AREA, C_LABELS, C_MARK, C_META, C_MOVES,
                       C_REGION_BORDER, C_REGION_VITAL, C_SAFE, C_STACK, C_STRIDE, C_TARGET, C_UNDO,
-                      C_ZONE_BIT, C_ZONE_CELL, C_ZONE_FULL, C_ZONE_MARK, C_ZONE_STATE, C_ZONE_WORK,
-                      C_ZONES, liberties, play_move, undo_move)
+                      C_ZONE_BIT, C_ZONE_CELL, C_ZONE_FULL, C_ZONE_MARK, C_ZONE_STATE, C_ZONE_TABLE_COUNTS,
+                      C_ZONE_WORK, C_ZONES, liberties, play_move, undo_move)
 from .rules import INF_DEPTH, PASS, repd_of, repetition_depth, winner_of
 from .zone_table import COUNTS_SIZE, ENTRIES_LOG2, MAX_ZONES, ZT_PRUNED
 from .table import node_key, table_slot
@@ -259,7 +259,7 @@ def _self_atari_zone(context, z):
 @kernel
 def and_zone(context, keys, values, depth, color, km, n, table_covers):
     """The zone of a lost node (``color`` to move, every one of the ``n`` moves of its row
-    searched and lost), from its working zones (the children's, and the null move's): the
+    searched and lost, or pruned by the null move), from its working zones (the children's, and the null move's): the
     loser's other moves are covered by the null move, an exact loss in DFS's table (where
     ``table_covers``) or the self-atari rule, or the zone is U; CR-1 for suicides in the
     null move's zone; the winner's blocks in the zone whole with two liberties."""
@@ -418,12 +418,13 @@ def child_zone_done(context, depth, move, color, km, response, captured_target, 
 
 @kernel
 def zone_prunes(context, depth, move, color):
-    """Whether the loser's board ``move`` (not yet played, repeating no position of the path)
-    loses as the node's null move did, unsearched: a null move was found, ``move`` lies
-    outside its child's zone and captures nothing there (nor the target), so the child of
-    ``move`` agrees with the null move's child on that zone (docs/relevance_zones.md, "AND
-    node").  :func:`and_zone` counts it covered, as it does a move the generator dropped."""
-    if context[C_ZONE_STATE][depth][0] == 0:
+    """Whether the loser's board ``move`` (not yet played, repeating no position of the path;
+    a pass never) loses as the node's null move did, unsearched: a null move was found,
+    ``move`` lies outside its child's zone and captures nothing there (nor the target), so
+    the child of ``move`` agrees with the null move's child on that zone
+    (docs/relevance_zones.md, "AND node").  :func:`and_zone` counts it covered, as it does a
+    move the generator dropped."""
+    if move == PASS or context[C_ZONE_STATE][depth][0] == 0:
         return False
     null = context[C_ZONE_WORK][depth][1]
     if zone_has(context, null, move):
