@@ -564,7 +564,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     simulation = context[C_SEARCH_OPTIONS][1]
     pruning = context[C_SEARCH_OPTIONS][4] != 0
     if pruning:
-        prune_by_null(context, keys, values, row, n, color, km, depth)
+        prune_by_null(context, keys, values, row, n, color, km, depth, -1)
 
     best = -1
     first = True
@@ -612,7 +612,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
         if r_phi == 0 or r_delta == 0:
             row[best, S_SOLVED] = 1
             if pruning and r_phi == 0 and r_repd > depth + 1:
-                prune_by_null(context, keys, values, row, n, color, km, depth)
+                prune_by_null(context, keys, values, row, n, color, km, depth, best)
         else:
             # where the child stored its numbers (see the end of this function)
             row[best, S_ON_PATH_KEY] = 1 if r_repd <= depth + 2 else 0

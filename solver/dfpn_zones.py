@@ -189,40 +189,35 @@ def _outside(context, z, p, color):
 
 
 @kernel
-def prune_by_null(context, keys, values, row, n, color, km, depth):
+def prune_by_null(context, keys, values, row, n, color, km, depth, only):
     """Mark lost, unsearched, the open children outside a null move's zone (see the module's
-    docstring); the null move is the first child proved lost on every path that is outside
-    its own zone and captures nothing in it, or the defender's pass where it is not ko
-    master.  Returns how many it marked."""
+    docstring); the null move is a child proved lost on every path that is outside its own
+    zone and captures nothing in it, or the defender's pass where it is not ko master: child
+    ``only`` (just proved), or the first such of all (``only`` -1, a node's first look at
+    its row).  Once a visit has pruned, its row has nothing more to prune.  Returns how many
+    it marked."""
     moves = context[C_MOVES][depth]
     hashes = context[C_HASHES][depth]
     null = context[C_ZONE_WORK][depth][1]
     opp = 3 - color
-    found = -1
     for i in range(n):
         if row[i, S_PRUNED] == 2:
-            found = i
+            return 0
     defender = context[C_CELLS][context[C_TARGET]]
     # the defender's pass is a null move where it is not ko master (zones.child_zone_done)
     pass_null = color == defender and km * (1 if defender == 1 else -1) <= 0
+    found = -1
+    for i in range(max(only, 0), only + 1 if only >= 0 else n):
+        passed = moves[i] == PASS
+        if ((pass_null or not passed) and row[i, S_SOLVED] == 1 and row[i, S_PHI] == 0
+                and row[i, S_REPD] > depth + 1):
+            stored_zone(context, keys, values, node_key_after(hashes[i], opp, row[i, S_KM], passed), True, null)
+            if not zone_is_full(context, null) and (passed or _outside(context, null, moves[i], color)):
+                found = i
+                row[i, S_PRUNED] = 2
+                break
     if found < 0:
-        for i in range(n):
-            passed = moves[i] == PASS
-            if ((pass_null or not passed) and row[i, S_SOLVED] == 1 and row[i, S_PHI] == 0
-                    and row[i, S_REPD] > depth + 1):
-                stored_zone(context, keys, values, node_key_after(hashes[i], opp, row[i, S_KM], passed), True,
-                            null)
-                if not zone_is_full(context, null) and (passed or _outside(context, null, moves[i], color)):
-                    found = i
-                    row[i, S_PRUNED] = 2
-                    break
-        if found < 0:
-            return 0
-    else:
-        stored_zone(context, keys, values, node_key_after(hashes[found], opp, row[found, S_KM], moves[found] == PASS),
-                    True, null)
-        if zone_is_full(context, null):
-            return 0
+        return 0
     depths = context[C_DEPTHS][depth]
     marked = 0
     for j in range(n):
