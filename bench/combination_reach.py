@@ -53,6 +53,7 @@ WAYS = {
     "dfs-zone-table": ("dfs", {"zone_table": True}, None),
     "dfs-zone-prune": ("dfs", {"zone_pruning": True}, None),
     "dfs-zone-table-prune": ("dfs", {"zone_table": True, "zone_pruning": True}, None),
+    "dfpn-zone-table-prune": ("dfpn", {"zone_table": True, "zone_pruning": True}, None),
     "dfpn-sim-zone-prune": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_pruning": True}, None),
     "dfpn-sim-zone-table": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_table": True}, None),
     "dfpn-sim-zone-table-prune": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_table": True,
