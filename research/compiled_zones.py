@@ -13,7 +13,8 @@ zones are computed, never used yet).
 
 ``python -m research.compiled_zones [--folders F ...] [--max-nodes N] [--variants V] [--pruning]``
 (``--pruning``: the zoned search prunes by its null moves' zones, and each position is
-also solved by the plain search, which must agree; ``--algo dfpn``: the zones df-pn finds).
+also solved by the plain search, which must agree; ``--algo dfpn``: the zones df-pn finds;
+``--simulation``: df-pn with Kawano's simulation, whose proofs keep zones too).
 ``--verdicts --algo A --max-nodes N``: instead, every zoned way's verdicts against the
 plain DFS's on the problems, each side first, each ko master, and their nodes.
 """
@@ -28,6 +29,7 @@ import numpy as np
 
 from solver import Solver, load_problem
 from solver.board import BLACK, EMPTY, WHITE, collect_block, count_liberties
+from solver.dfpn import SIMULATION_NODES
 from solver.dfpn_layout import V_DELTA, V_PHI, V_REPD, VALUE_FIELDS
 from solver.rules import INF_DEPTH
 from solver.problem import ProblemError
@@ -99,11 +101,12 @@ def positions(problem, color: int, rng: random.Random, below: int = 3, walks: in
 
 
 def check(problem, color: int, ko_master: str, cells, variants: int, rng: random.Random,
-          max_nodes: int, pruning: bool = False, algo: str = "dfs") -> dict:
+          max_nodes: int, pruning: bool = False, algo: str = "dfs", options: dict | None = None) -> dict:
     """One position: its zone with ``color`` first (found by ``algo``), and the variants
     outside it re-solved by the plain DFS; with ``pruning``, the zoned search prunes
-    (``zone_pruning``) and the position itself is re-solved by the plain DFS too."""
-    solver = solver_at(problem, cells, relevance_zones=True, zone_pruning=pruning)
+    (``zone_pruning``) and the position itself is re-solved by the plain DFS too; ``options``:
+    the zoned solver's others."""
+    solver = solver_at(problem, cells, relevance_zones=True, zone_pruning=pruning, **(options or {}))
     verdict = solver.solve(color, ko_master=ko_master, max_nodes=max_nodes, algo=algo)
     row = {"winner": verdict.winner, "zone": None, "variants": 0, "skipped": 0, "mismatches": []}
     if verdict.winner is None:
@@ -160,10 +163,12 @@ ZONED_WAYS = {"zones": {"relevance_zones": True}, "pruning": {"zone_pruning": Tr
               "table": {"zone_table": True}, "pruning and table": {"zone_pruning": True, "zone_table": True}}
 
 
-def verdicts(files: list[Path], algo: str, max_nodes: int) -> None:
+def verdicts(files: list[Path], algo: str, max_nodes: int, options: dict | None = None) -> None:
     """Each problem, each side first, each ko master: the plain DFS's verdict (settled within
     ``max_nodes``) against each zoned way of ``algo`` (ten times the nodes); zones alone
-    must take the plain ``algo``'s very nodes.  Prints the counts and node ratios."""
+    must take the plain ``algo``'s very nodes.  ``options``: the plain ``algo``'s and every
+    zoned way's others.  Prints the counts and node ratios."""
+    options = options or {}
     cases, differ, moved = 0, {w: 0 for w in ZONED_WAYS}, 0
     ratios: dict[str, list[float]] = {w: [] for w in ZONED_WAYS}
     for path in files:
@@ -171,12 +176,13 @@ def verdicts(files: list[Path], algo: str, max_nodes: int) -> None:
         for color in (BLACK, WHITE):
             for ko_master in KO_MASTERS:
                 judge = Solver(problem).solve(color, ko_master=ko_master, max_nodes=max_nodes).winner
-                plain = Solver(problem).solve(color, ko_master=ko_master, max_nodes=max_nodes, algo=algo)
+                plain = Solver(problem, **options).solve(color, ko_master=ko_master, max_nodes=max_nodes,
+                                                         algo=algo)
                 if judge is None or plain.winner is None:
                     continue
                 cases += 1
-                for way, options in ZONED_WAYS.items():
-                    found = Solver(problem, **options).solve(color, ko_master=ko_master,
+                for way, zoned in ZONED_WAYS.items():
+                    found = Solver(problem, **zoned, **options).solve(color, ko_master=ko_master,
                                                              max_nodes=10 * max_nodes, algo=algo)
                     if found.winner != judge:
                         differ[way] += 1
@@ -200,13 +206,18 @@ def main(argv=None) -> None:
     parser.add_argument("--pruning", action="store_true",
                         help="the zoned search prunes by its null moves' zones (zone_pruning)")
     parser.add_argument("--algo", choices=("dfs", "dfpn"), default="dfs", help="the zoned search")
+    parser.add_argument("--simulation", action="store_true",
+                        help="df-pn with Kawano's simulation (SIMULATION_NODES), zoned and plain")
     parser.add_argument("--verdicts", action="store_true",
                         help="no checker: each zoned way's verdicts against the plain DFS's, and its nodes")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     files = sorted(p for folder in args.folders for p in Path(folder).rglob("*.sgf"))[::args.every]
+    options = {"simulation_nodes": SIMULATION_NODES} if args.simulation else {}
+    if args.simulation and args.algo != "dfpn":
+        parser.error("--simulation is df-pn's: give --algo dfpn")
     if args.verdicts:
-        verdicts(files, args.algo, args.max_nodes)
+        verdicts(files, args.algo, args.max_nodes, options)
         return
     totals = {"positions": 0, "zoned": 0, "variants": 0, "skipped": 0, "mismatches": 0}
     exact_all, sizes_all, universe_sizes = 0, [], []
@@ -220,7 +231,7 @@ def main(argv=None) -> None:
             for ko_master in KO_MASTERS:
                 for cells in positions(problem, color, rng):
                     row = check(problem, color, ko_master, cells, args.variants, rng, args.max_nodes,
-                                args.pruning, args.algo)
+                                args.pruning, args.algo, options)
                     totals["positions"] += 1
                     totals["zoned"] += row["zone"] is not None
                     totals["variants"] += row["variants"]
@@ -228,7 +239,7 @@ def main(argv=None) -> None:
                     totals["mismatches"] += len(row["mismatches"])
                     for changed, got in row["mismatches"]:
                         print(f"MISMATCH {path} {color} {ko_master}: {row['winner']} vs {got}")
-            solver = Solver(problem, relevance_zones=True, zone_pruning=args.pruning)
+            solver = Solver(problem, relevance_zones=True, zone_pruning=args.pruning, **options)
             solver.solve(color, max_nodes=args.max_nodes, algo=args.algo)
             exact, sizes = table_zones(solver, args.algo)
             exact_all += exact

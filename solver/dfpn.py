@@ -55,8 +55,8 @@ from .race import NO_CLAIM, race_verdict
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack, repetition_depth
 from .table import (ABORT, NODES, RACE_PROOFS, SIMULATED, SIMULATIONS, TAGS, count_node, node_key,
                     node_key_after, table_claim, table_slot)
-from .dfpn_zones import (capture_zone, leaf_life_zone, keep_zone, no_zone, prune_by_null, solved_zone, stored_zone,
-                         table_hit, table_keep)
+from .dfpn_zones import (capture_zone, leaf_life_zone, keep_zone, no_zone, prune_by_null, simulated_loss_zone,
+                         simulated_win_zone, solved_zone, stored_zone, table_hit, table_keep)
 # the layouts, also read as solver.dfpn.SCRATCH_FIELDS and VALUE_FIELDS
 from .dfpn_layout import (INFINITE, LARGE, S_CYCLE, S_DELTA, S_KM, S_ON_PATH_KEY, S_PHI,  # noqa: F401
                           S_PRUNED, S_REPD, S_SOLVED, SCRATCH_FIELDS, V_DELTA, V_MOVE, V_PHI, V_REPD, VALUE_FIELDS)
@@ -335,8 +335,12 @@ def _simulate(context, keys, values, work, color, prover, km, depth, twin_delta,
             won = _simulate(context, keys, values, work, 3 - color, prover, km, depth + 1, twin_delta, limit)
         undo_move(context)
         if won:
-            _store(keys, values, work, counters, key, key, 0, INFINITE, INF_DEPTH, p, False,
-                   counters[NODES] - first_node + 1)
+            slot = _store(keys, values, work, counters, key, key, 0, INFINITE, INF_DEPTH, p, False,
+                          counters[NODES] - first_node + 1)
+            if context[C_SEARCH_OPTIONS][3] != 0:
+                simulated_win_zone(context, keys, values, slot, depth, p, color, km)
+                if context[C_SEARCH_OPTIONS][3] == 2:
+                    table_keep(context, depth, color, km, after_pass, color, p)
         return won
     n, earliest = generate_moves(context, color, km, depth, NO_MOVE)
     if earliest != INF_DEPTH:
@@ -366,8 +370,12 @@ def _simulate(context, keys, values, work, color, prover, km, depth, twin_delta,
             undo_move(context)
         if not won:
             return False
-    _store(keys, values, work, counters, key, key, INFINITE, 0, INF_DEPTH, NO_MOVE, False,
-           counters[NODES] - first_node + 1)
+    slot = _store(keys, values, work, counters, key, key, INFINITE, 0, INF_DEPTH, NO_MOVE, False,
+                  counters[NODES] - first_node + 1)
+    if context[C_SEARCH_OPTIONS][3] != 0:
+        simulated_loss_zone(context, keys, values, slot, depth, n, color, km)
+        if context[C_SEARCH_OPTIONS][3] == 2:
+            table_keep(context, depth, color, km, after_pass, prover, NO_MOVE)
     return True
 
 

@@ -3,14 +3,15 @@
 The rules are DFS's (:mod:`solver.zones`); df-pn applies them when a node is solved
 exactly, from its children's zones kept beside their exact table entries (the words
 after :data:`solver.dfpn_layout.VALUE_FIELDS`; all bits set where none is known: a
-simulation's proof, a race claim, an entry evicted, which read back as the universe U):
+race claim, an entry evicted, which read back as the universe U):
 
 - a win: the winning child's zone, then the OR rule for its move (:func:`zones.or_zone`);
 - a loss: every child's zone in turn (:func:`zones.child_zone_done`), the null move that
   pruned siblings first, then :func:`zones.and_zone`, which covers the moves the
   generator dropped (by the null move or as self-atari; df-pn keeps no exact losses
   apart from its children, so no table lookup);
-- a leaf: static life's kept blocks and regions, a capture's target point.
+- a leaf: static life's kept blocks and regions, a capture's target point;
+- a node Kawano's simulation proves: the same rules over the entries its replay met.
 
 Pruning (``zone_pruning``): once a child is proved lost for the mover, on every path,
 outside its own zone and capturing nothing in it (a null move), each open sibling outside
@@ -97,6 +98,51 @@ def capture_zone(context, values, slot, depth, move, color):
     or_zone(context, z, move, color, False)
     undo_move(context)
     keep_zone(values, slot, z)
+
+
+@kernel
+def simulated_win_zone(context, keys, values, slot, depth, move, color, km):
+    """The zone of a node Kawano's simulation proved won by ``move`` (not yet played), kept at
+    ``slot``: its child's by the OR rule; the child is a capture (the target's point), an
+    exact entry (its kept zone) or static life (its kept blocks and regions)."""
+    child = context[C_ZONES][depth + 1]
+    play_move(context, move, color)
+    target = context[C_TARGET]
+    captured = context[C_CELLS][target] == EMPTY
+    if not captured:
+        key = node_key_after(context[C_HASH][0], 3 - color, km, False)
+        s = table_slot(keys, key)
+        if s >= 0 and keys[s] == key and values[s, V_DELTA] == 0:
+            stored_zone(context, keys, values, key, False, child)
+        else:
+            pass_alive_zone(context, child)   # U unless Benson keeps the target
+    child_zone_done(context, depth, move, color, km, pack(color, INF_DEPTH, NO_MOVE), captured, False)
+    undo_move(context)
+    keep_zone(values, slot, context[C_ZONES][depth])
+
+
+@kernel
+def simulated_loss_zone(context, keys, values, slot, depth, n, color, km):
+    """The zone of a node Kawano's simulation proved lost for ``color`` (each of its ``n``
+    moves answered, each child an exact entry), kept at ``slot``: the AND rule over the
+    children's kept zones (:func:`zones.and_zone`), as :func:`solved_zone` does."""
+    node_zone_start(context, depth)
+    moves = context[C_MOVES][depth]
+    child = context[C_ZONES][depth + 1]
+    opp = 3 - color
+    response = pack(opp, INF_DEPTH, NO_MOVE)
+    for i in range(n):
+        p = moves[i]
+        if p == PASS:
+            stored_zone(context, keys, values, node_key_after(context[C_HASH][0], opp, km, True), True, child)
+            child_zone_done(context, depth, p, color, km, response, False, False)
+        else:
+            play_move(context, p, color)
+            stored_zone(context, keys, values, node_key_after(context[C_HASH][0], opp, km, False), True, child)
+            child_zone_done(context, depth, p, color, km, response, False, False)
+            undo_move(context)
+    and_zone(context, keys, values, depth, color, km, n, False)
+    keep_zone(values, slot, context[C_ZONES][depth])
 
 
 @kernel
