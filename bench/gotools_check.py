@@ -71,6 +71,7 @@ import numpy as np   # noqa: E402
 
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import BLACK, EMPTY, WHITE, Problem, ProblemError, Solver, search_area   # noqa: E402
+from solver.dfpn import SIMULATION_NODES   # noqa: E402
 from solver.problem import reason_of   # noqa: E402
 
 BOARD_SIZE = 19
@@ -385,7 +386,9 @@ class Outcome:
 # --algo: the search and its Solver options (the zone table, solver.zone_table; pruning by null
 # moves' zones and the table in df-pn, solver.dfpn_zones)
 ALGOS = {"dfs": ("dfs", {}), "dfpn": ("dfpn", {}), "dfs-zone-table": ("dfs", {"zone_table": True}),
-         "dfpn-zone-table-prune": ("dfpn", {"zone_table": True, "zone_pruning": True})}
+         "dfpn-zone-table-prune": ("dfpn", {"zone_table": True, "zone_pruning": True}),
+         "dfpn-sim-zone-table-prune": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_table": True,
+                                                "zone_pruning": True})}
 
 
 def check_problem(problem: GoToolsProblem, algo: str = "dfs", max_nodes: int = DEFAULT_MAX_NODES,
