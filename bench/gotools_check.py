@@ -2,7 +2,8 @@
 
     python -m bench.gotools_check --gotools ../shared/gotools [--files lv1.1,lv2.3]
                                   [--sample N --seed S] [--max-nodes 2000000] [--seconds 10]
-                                  [--algo dfs|dfpn|dfs-zone-table|dfpn-zone-table-prune] [--workers 1]
+                                  [--algo dfs|dfpn|dfs-zone-table|dfpn-zone-table-prune|dfpn-sim-zone-table-prune]
+                                  [--workers 1]
                                   [--list-unsettled 20] [--unimplied]
 
 GoTools, Thomas Wolf's life-and-death program, comes with a database of enclosed
