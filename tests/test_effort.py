@@ -28,9 +28,9 @@ NEED_TIME = ("loose-corner-kill", "loose-side-live", "corner-kill-by-ko")
 FIT_STARVED = ("corner-kill-bent-three", "corner-live-bulky-five")
 
 
-def enclosed(name: str, max_nodes: int, seconds: float | None = None) -> dict:
+def enclosed(name: str, max_nodes: int, seconds: float | None = None, zones: bool = False) -> dict:
     path = OPEN / f"{name}.sgf"
-    return enclose_file(path.read_bytes(), str(path), name, max_nodes, 40, seconds=seconds).record
+    return enclose_file(path.read_bytes(), str(path), name, max_nodes, 40, seconds=seconds, zones=zones).record
 
 
 @pytest.mark.parametrize("name", NEED_TIME)
@@ -40,6 +40,37 @@ def test_time_settles_what_the_node_budget_left_with_the_answer_of_a_full_budget
     outcome, target, goal, winning = EXPECTED[name]
     assert (record["outcome"], record["target"], record["goal"]) == (outcome, target, goal)
     assert tuple(record["winning"]) == winning
+
+
+@pytest.mark.parametrize("name", NEED_TIME)
+def test_the_time_pass_with_relevance_zones_gives_the_same_answer(name):
+    plain = enclosed(name, STARVED, seconds=20)
+    zoned = enclosed(name, STARVED, seconds=20, zones=True)
+
+    def answer(record):
+        return (record["outcome"], record.get("target"), record.get("goal"), record.get("winning"),
+                [(b["move"], b["wins"]) for b in record["book"]],
+                [(r["target"], r["goal"], r["verdict"], r["area"]) for r in record["readings"]])
+
+    assert answer(zoned) == answer(plain)
+    assert zoned["outcome"] == EXPECTED[name][0]
+
+
+def test_zones_need_seconds_and_leave_the_first_pass_records_standing(tmp_path, capsys):
+    source = tmp_path / "open"
+    source.mkdir()
+    for name in NEED_TIME[:1] + FIT_STARVED[:1]:
+        shutil.copy(OPEN / f"{name}.sgf", source)
+    out = tmp_path / "enclosed"
+    with pytest.raises(SystemExit):
+        main(["enclose", str(source), "--out", str(out), "--zones"])
+    assert "give --seconds too" in capsys.readouterr().err
+    assert main(["enclose", str(source), "--out", str(out), "--max-nodes", str(STARVED), "--no-progress"]) == 0
+    assert "enclosed 1 " in capsys.readouterr().out
+    assert main(["enclose", str(source), "--out", str(out), "--max-nodes", str(STARVED), "--seconds", "20",
+                 "--zones", "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "enclosed 2 " in said and "(1 done in earlier runs)" in said
 
 
 @pytest.mark.parametrize("name", FIT_STARVED)

@@ -1,6 +1,6 @@
 """``tsumego enclose``: open-board problems (a book's corner, no wall, no target) into enclosed ones.
 
-``tsumego enclose FILE_OR_DIR... --out DIR [--max-nodes N] [--max-area N] [--seconds S]
+``tsumego enclose FILE_OR_DIR... --out DIR [--max-nodes N] [--max-area N] [--seconds S [--zones]]
 [--guide FILE.tsq|MODEL_DIR | --no-guide] [--move-patterns FILE | --no-patterns]
 [BEAM_OPTION...]`` frames each
 problem (:mod:`pipeline.enclose.frame`), infers its target and goal
@@ -45,7 +45,8 @@ DEFAULT_MAX_NODES = ENCLOSE_MAX_NODES
 
 def record_settings(max_nodes: int = DEFAULT_MAX_NODES, max_area: int = DEFAULT_MAX_AREA,
                     guide_name: str | None = None, algo: str = "dfs", patterns: str | None = None,
-                    guide_after: int = question.GUIDE_AFTER, seconds: float | None = None) -> dict:
+                    guide_after: int = question.GUIDE_AFTER, seconds: float | None = None,
+                    zones: bool = False) -> dict:
     """The settings a problem's record is kept under (its fingerprint's): a record made under
     others is redone.  A default left out keeps the records made before it was a setting."""
     # the reading's version: the records made by an earlier way of reading are checked on a
@@ -61,6 +62,8 @@ def record_settings(max_nodes: int = DEFAULT_MAX_NODES, max_area: int = DEFAULT_
         settings["patterns"] = patterns
     if seconds is not None:
         settings["seconds"] = seconds   # the problem's CPU time (stage.final_at_any_effort)
+    if zones:
+        settings["zones"] = True        # relevance zones in the time that --seconds gives
     return settings
 
 
@@ -75,6 +78,8 @@ def cmd_enclose(args) -> int:
         args.parser.error("--guide-after must not be negative")
     if args.seconds is not None and args.seconds <= 0:
         args.parser.error("--seconds must be positive")
+    if args.zones and args.seconds is None:
+        args.parser.error("--zones works in the time --seconds gives: give --seconds too")
     for given in args.inputs:
         if not storage.is_remote(given) and not os.path.exists(given):
             raise CommandError(f"{given}: no such file or folder")
@@ -87,7 +92,8 @@ def cmd_enclose(args) -> int:
     guide_loader, guide_name = stage_guide(args) if stage_guide is not None else (None, None)
     move_patterns = patterns_from_args(args)
     settings = record_settings(args.max_nodes, args.max_area, guide_name, args.algo,
-                               patterns_setting(args, move_patterns), args.guide_after, args.seconds)
+                               patterns_setting(args, move_patterns), args.guide_after, args.seconds,
+                               args.zones)
     outcome = run_enclose(args.inputs, args.out, settings, args.beam_options, progress=not args.no_progress,
                           guide_loader=guide_loader, move_patterns=move_patterns,
                           say=lambda line: print(line, file=sys.stderr, flush=True))
@@ -133,6 +139,9 @@ def register(commands) -> None:
                              "budget leaves without a fit is read again, the smallest unsettled region "
                              "first, until one fits or the time is spent; over an earlier run's folder, "
                              "only problems still without a fit are read again (default: the node budget alone)")
+    parser.add_argument("--zones", action="store_true",
+                        help="with --seconds: df-pn's relevance zones (zone table and pruning) in that "
+                             "time; the same answers (default: off)")
     add_pattern_options(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=cmd_enclose)

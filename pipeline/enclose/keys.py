@@ -1,8 +1,8 @@
 """What a problem's record in ``records/<id>.json`` is kept under, and when it stands.
 
 A record holds, beside the problem's answer, ``fingerprint`` (the input file's bytes and
-the run's settings, :func:`fingerprint`), ``first_pass`` (the same without ``seconds``, the
-settings of the node-budget pass) and ``reading``, the reading version it was made under
+the run's settings, :func:`fingerprint`), ``first_pass`` (the same without ``seconds`` and
+``zones``, the settings of the node-budget pass) and ``reading``, the reading version it was made under
 (``question.READING_VERSION``, one of the settings; absent from records made before it
 was kept).  A record re-stamped after a reading check
 (:mod:`pipeline.enclose.reading_check`) also holds ``read_by``, the version that read it.
@@ -33,8 +33,9 @@ def stands(record: dict, data: bytes, settings: dict) -> bool:
 
 
 def first_pass_settings(settings: dict) -> dict:
-    """The settings of a run's node-budget pass: all but ``seconds``, the time spent after it."""
-    return {name: value for name, value in settings.items() if name != "seconds"}
+    """The settings of a run's node-budget pass: all but ``seconds``, the time spent after it,
+    and ``zones``, how that time is spent."""
+    return {name: value for name, value in settings.items() if name not in ("seconds", "zones")}
 
 
 def final_at_any_effort(record: dict, data: bytes, settings: dict) -> bool:

@@ -101,12 +101,14 @@ def enclosed_sgf(problem: OpenProblem, reading: question.Reading, problem_id: st
 
 def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_area: int,
                  guide=None, move_patterns=True, algo: str = "dfs",
-                 guide_after: int = question.GUIDE_AFTER, seconds: float | None = None) -> Enclosed:
+                 guide_after: int = question.GUIDE_AFTER, seconds: float | None = None,
+                 zones: bool = False) -> Enclosed:
     """The outcome for one file; never raises for a fault of the file.  ``guide`` and
     ``move_patterns`` order the solver's moves, ``algo`` is its search, ``guide_after`` the
     unguided nodes a guided solve starts with
     (:class:`pipeline.enclose.question.Order`); ``seconds``: the CPU time the problem may
-    take, spent on what the node budget leaves unsettled (:func:`question.spend_time`)."""
+    take, spent on what the node budget leaves unsettled (:func:`question.spend_time`), with
+    relevance zones there where ``zones``."""
     started = time.perf_counter()
     cpu_until = None if seconds is None else time.thread_time() + seconds
     record = {"problem": problem_id, "file": source}
@@ -117,7 +119,7 @@ def enclose_file(data: bytes, source: str, problem_id: str, max_nodes: int, max_
                       seconds=round(time.perf_counter() - started, 3))
         return Enclosed(record, None)
     readings = question.read(problem.stones, problem.to_play, problem.book, source, max_nodes, max_area,
-                             question.Order(guide, move_patterns, algo, guide_after), cpu_until)
+                             question.Order(guide, move_patterns, algo, guide_after), cpu_until, zones)
     outcome, reading, why = choose(readings)
     letter = color_letter(problem.to_play)
     record.update(outcome=outcome, to_play=letter)

@@ -61,7 +61,8 @@ class Order:
     ``cpu_until`` stops every solve once the thread's CPU clock (:func:`time.thread_time`)
     reaches it (None: no time limit; :mod:`solver.time_limit`).  ``solvers``, when given,
     keeps each frame's solver, tables and all, for the next reading of the same frame.
-    ``simulation_nodes`` is df-pn's simulation budget (``Solver``; 0: off).
+    ``simulation_nodes`` is df-pn's simulation budget (``Solver``; 0: off); ``zones`` turns
+    on the relevance zones' table and pruning (``Solver``: the same verdicts).
     """
 
     guide: object = None
@@ -71,12 +72,14 @@ class Order:
     cpu_until: float | None = None
     solvers: dict | None = field(default=None, compare=False)
     simulation_nodes: int = 0
+    zones: bool = False
 
     def solver(self, problem: Problem, max_area: int, ko_master: str = "attacker") -> Solver:
         """A solver of ``problem`` (a fresh one, or the one kept for its frame and ko master)."""
         def new() -> Solver:
             return Solver(problem, max_area=max_area, move_patterns=self.move_patterns,
-                          simulation_nodes=self.simulation_nodes)
+                          simulation_nodes=self.simulation_nodes, zone_table=self.zones,
+                          zone_pruning=self.zones)
 
         if self.solvers is None:
             return new()
@@ -200,7 +203,7 @@ def more_telling(reading: Reading, than: Reading) -> bool:
 
 def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
          max_nodes: int, max_area: int, order: Order = Order(),
-         cpu_until: float | None = None) -> list[Reading]:
+         cpu_until: float | None = None, time_zones: bool = False) -> list[Reading]:
     """One reading per candidate region, the smallest regions first.
 
     Each region is read by :func:`read_region`.  Once a region fits (or fits
@@ -212,8 +215,8 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     in the living-wall frame (:func:`read_living`).  ``order`` orders every solve's moves.
     With ``cpu_until`` (the thread's CPU clock, :func:`time.thread_time`), a problem that
     still has no fit nor ko then spends what is left of its time on its unsettled regions
-    (:func:`spend_time`): everything before is as without it, so more time never loses
-    a problem that fits without it.
+    (:func:`spend_time`; ``time_zones``: with relevance zones there): everything before is
+    as without it, so more time never loses a problem that fits without it.
     """
     groups = candidates(stones, frozenset(book))
     readings = []
@@ -227,7 +230,8 @@ def read(stones: np.ndarray, to_play: int, book: tuple[Point, ...], source: str,
     if not any(reading.verdict in (FITS, KO) for reading in readings):
         read_living(stones, groups, readings, to_play, book, source, max_nodes, max_area, order)
     if cpu_until is not None and not any(reading.verdict in (FITS, KO) for reading in readings):
-        spend_time(stones, groups, readings, to_play, book, source, max_nodes, max_area, order, cpu_until)
+        spend_time(stones, groups, readings, to_play, book, source, max_nodes, max_area,
+                   replace(order, zones=time_zones), cpu_until)
     return readings
 
 

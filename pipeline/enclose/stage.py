@@ -145,7 +145,8 @@ def enclose_problem(item, layout: Layout, settings: dict, guide=None, move_patte
     problem_id, path, data = item
     result = enclose_file(data, path, problem_id, settings["max_nodes"], settings["max_area"],
                           guide=guide, move_patterns=move_patterns, algo=settings.get("algo", "dfs"),
-                          guide_after=settings.get("guide_after", GUIDE_AFTER), seconds=settings.get("seconds"))
+                          guide_after=settings.get("guide_after", GUIDE_AFTER), seconds=settings.get("seconds"),
+                          zones=settings.get("zones", False))
     target = layout.problem(problem_id)
     if result.sgf is not None:
         storage.write_atomic(target, result.sgf.encode())
