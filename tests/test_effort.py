@@ -202,6 +202,32 @@ def test_several_readings_that_fit_keep_the_problem_enclosed_on_the_first():
     assert choose([first, fits((5, 5), [(1, 0)])]) == ("enclosed", first, "")
 
 
+def test_a_region_the_time_pass_leaves_open_is_reported_by_its_latest_reading(monkeypatch):
+    """Read again to no verdict (say in a wider frame, its tight one settled without a fit), a
+    region's record names that reading, its area and where it stalled, not the first pass's."""
+    problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
+    clock = FakeClock()
+
+    def read_region(stones, group, to_play, book, source, budget, max_area, order, escalated=False):
+        target, frame = group[0]
+        timed = order.cpu_until is not None
+        clock.now += 1.0 if timed else 0.0
+        return question.Reading(target=target, goal="live", frame=frame, verdict=question.UNSETTLED,
+                                area=len(frame.region) + (4 if timed else 0),
+                                stalled="other-first" if timed else "to-play-first")
+
+    groups = question.candidates(problem.stones, frozenset(problem.book))
+    smallest = min(len(group[0][1].region) for group in groups)
+    monkeypatch.setattr(question, "time", clock)
+    monkeypatch.setattr(question, "read_region", read_region)
+    monkeypatch.setattr(question, "solve_reading", lambda stones, target, frame, *rest: question.Reading(
+        target=target, goal="live", frame=frame, verdict=question.UNSETTLED, area=len(frame.region)))
+    readings = question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40,
+                             cpu_until=5.0)
+    assert any(r.area == smallest + 4 and r.stalled == "other-first" for r in readings)
+    assert not any(r.area == smallest for r in readings)
+
+
 def test_an_order_with_solvers_keeps_one_solver_a_frame_and_ko_master():
     problem = read_open_problem((OPEN / "loose-corner-kill.sgf").read_bytes(), "loose-corner-kill")
     framed = question.Problem(source="t", size=19, stones=question.enclose(

@@ -242,9 +242,10 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
     last round's node budget a solve (the first: ``ESCALATION`` times ``max_nodes``), each
     round the smallest region first and none more than ``SPEND_AREA_SLACK`` points larger
     than it, until one fits (or fits but for a ko) or the thread's CPU clock reaches
-    ``cpu_until``.  A region's new reading replaces its old one when it settled (the region
-    then leaves the rounds) or is more telling.  Rounds, not one solve without a budget: a frame that does not settle would
-    take all the time, where a tighter one or another region settles in a fraction of it.
+    ``cpu_until``.  A region's new reading replaces its old one: settled, the region leaves
+    the rounds; still open, it is reported as last read.  Rounds, not one solve without a
+    budget: a frame that does not settle would take all the time, where a tighter one or
+    another region settles in a fraction of it.
     Each frame keeps its solver from round to round, so a round goes on from the proofs and
     numbers of the last.  Returns the index of the region that fits, or None."""
     timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={}, simulation_nodes=SIMULATION_NODES)
@@ -263,11 +264,11 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
                                 escalated=True)
             again.nodes += readings[i].nodes
             again.seconds += readings[i].seconds
-            # a region settled now (if only to a verdict less telling) leaves the rounds
-            if again.verdict != UNSETTLED or more_telling(again, readings[i]):
-                readings[i] = again
-            else:
-                readings[i].nodes, readings[i].seconds = again.nodes, again.seconds
+            # the latest reading stands (only unsettled regions are read again): settled, if
+            # only to a verdict less telling, the region leaves the rounds; still open, it is
+            # reported as read with the most nodes (where its tight frame settled without a
+            # fit, by the wider frame still open), not as the first pass left it
+            readings[i] = again
             if again.verdict in (FITS, KO):
                 return i
     return None
