@@ -52,23 +52,28 @@ def zone_shares(solver: Solver) -> dict[str, tuple[int, float, float]]:
     return out
 
 
-def costs(readings: list[dict], max_nodes: int) -> None:
-    """Nodes a CPU second of each of ``COST_WAYS``, df-pn with the simulation, on each reading."""
-    print("| reading | points | " + " | ".join(COST_WAYS) + " |")
-    print("|---|---:|" + "---:|" * len(COST_WAYS))
+def framed(readings: list[dict]):
+    """(short name, position, area) of each reading framed again; one line for each that cannot be."""
     for row in readings:
         found = framed_reading(REPOSITORY / row["file"], row)
         if isinstance(found, str):
             print(f"{row['file']}: left out: {found}")
             continue
-        problem, area = found
+        yield "/".join(row["file"].split("/")[-2:]), *found
+
+
+def costs(readings: list[dict], max_nodes: int) -> None:
+    """Nodes a CPU second of each of ``COST_WAYS``, df-pn with the simulation, on each reading."""
+    print("| reading | points | " + " | ".join(COST_WAYS) + " |")
+    print("|---|---:|" + "---:|" * len(COST_WAYS))
+    for name, problem, area in framed(readings):
         cells = []
         for options in COST_WAYS.values():
             solver = Solver(problem, simulation_nodes=SIMULATION_NODES, **options)
             started = time.thread_time()
             verdict = solver.solve(problem.to_play, algo="dfpn", max_nodes=max_nodes)
             cells.append(f"{verdict.nodes:,} in {time.thread_time() - started:.2f} s")
-        print(f"| {'/'.join(row['file'].split('/')[-2:])} | {area} | " + " | ".join(cells) + " |", flush=True)
+        print(f"| {name} | {area} | " + " | ".join(cells) + " |", flush=True)
 
 
 def main(argv=None) -> None:
@@ -89,18 +94,12 @@ def main(argv=None) -> None:
         return
     print("| reading | points | way | winner | nodes | won: entries, U, mean share | lost: the same |")
     print("|---|---:|---|---|---:|---|---|")
-    for row in readings:
-        found = framed_reading(REPOSITORY / row["file"], row)
-        if isinstance(found, str):
-            print(f"{row['file']}: left out: {found}")
-            continue
-        problem, area = found
+    for name, problem, area in framed(readings):
         for way in args.ways.split(","):
             solver = Solver(problem, zone_table=True, zone_pruning=True, **WAYS[way])
             verdict = solver.solve(problem.to_play, algo="dfpn", cpu_until=time.thread_time() + args.seconds)
             shares = zone_shares(solver)
             cells = [f"{n:,}, {full:.2f}, {mean:.2f}" for n, full, mean in (shares["won"], shares["lost"])]
-            name = "/".join(row["file"].split("/")[-2:])
             print(f"| {name} | {area} | {way} | {verdict.winner} | {verdict.nodes:,} | {cells[0]} | {cells[1]} |",
                   flush=True)
 

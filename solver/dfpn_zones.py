@@ -66,16 +66,24 @@ def no_zone(values, slot):
 
 
 @kernel
+def _entry_zone(context, keys, values, key, mover_wins, z):
+    """The zone kept with the entry under ``key`` into ``z``, if it is solved as
+    ``mover_wins`` says; whether it is."""
+    s = table_slot(keys, key)
+    if s < 0 or keys[s] != key or values[s, V_PHI if mover_wins else V_DELTA] != 0:
+        return False
+    full = context[C_ZONE_FULL]
+    for w in range(z.size):
+        z[w] = np.uint64(values[s, VALUE_FIELDS + w]) & full[w]
+    return True
+
+
+@kernel
 def stored_zone(context, keys, values, key, mover_wins, z):
     """The zone of the entry under ``key`` into ``z``, if it is solved as ``mover_wins`` says
     (the result the caller's proof used; a path result may differ from an exact entry
     stored since); U where there is none."""
-    s = table_slot(keys, key)
-    if s >= 0 and keys[s] == key and values[s, V_PHI if mover_wins else V_DELTA] == 0:
-        full = context[C_ZONE_FULL]
-        for w in range(z.size):
-            z[w] = np.uint64(values[s, VALUE_FIELDS + w]) & full[w]
-    else:
+    if not _entry_zone(context, keys, values, key, mover_wins, z):
         zone_fill(context, z)
 
 
@@ -109,13 +117,9 @@ def simulated_win_zone(context, keys, values, slot, depth, move, color, km):
     play_move(context, move, color)
     target = context[C_TARGET]
     captured = context[C_CELLS][target] == EMPTY
-    if not captured:
-        key = node_key_after(context[C_HASH][0], 3 - color, km, False)
-        s = table_slot(keys, key)
-        if s >= 0 and keys[s] == key and values[s, V_DELTA] == 0:
-            stored_zone(context, keys, values, key, False, child)
-        else:
-            pass_alive_zone(context, child)   # U unless Benson keeps the target
+    if not captured and not _entry_zone(context, keys, values,
+                                        node_key_after(context[C_HASH][0], 3 - color, km, False), False, child):
+        pass_alive_zone(context, child)   # static life: U unless Benson keeps the target
     child_zone_done(context, depth, move, color, km, pack(color, INF_DEPTH, NO_MOVE), captured, False)
     undo_move(context)
     keep_zone(values, slot, context[C_ZONES][depth])

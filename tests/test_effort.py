@@ -95,6 +95,21 @@ class FakeClock:
         return self.now
 
 
+def read_with_time(monkeypatch, problem, clock, read_region, cpu_until: float) -> list:
+    """``question.read`` of ``problem`` on ``clock``, every region read by ``read_region`` and
+    every reading of the living wall unsettled."""
+    monkeypatch.setattr(question, "time", clock)
+    monkeypatch.setattr(question, "read_region", read_region)
+    monkeypatch.setattr(question, "solve_reading", lambda stones, target, frame, *rest: question.Reading(
+        target=target, goal="live", frame=frame, verdict=question.UNSETTLED, area=len(frame.region)))
+    return question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40,
+                         cpu_until=cpu_until)
+
+
+def smallest_region(problem) -> int:
+    return min(len(group[0][1].region) for group in question.candidates(problem.stones, frozenset(problem.book)))
+
+
 def test_time_is_spent_in_rounds_of_growing_budgets_the_smallest_region_first(monkeypatch):
     problem = read_open_problem((OPEN / "loose-side-live.sgf").read_bytes(), "loose-side-live")
     clock = FakeClock()
@@ -111,10 +126,7 @@ def test_time_is_spent_in_rounds_of_growing_budgets_the_smallest_region_first(mo
         assert order.simulation_nodes == (SIMULATION_NODES if order.cpu_until is not None else 0)
         return unsettled(stones, target, frame)
 
-    monkeypatch.setattr(question, "time", clock)
-    monkeypatch.setattr(question, "read_region", read_region)
-    monkeypatch.setattr(question, "solve_reading", unsettled)   # the living wall's readings
-    question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40, cpu_until=40.0)
+    read_with_time(monkeypatch, problem, clock, read_region, 40.0)
     timed = [s for s in solves if s[3] is not None]
     assert timed and all(algo == question.TIME_ALGO and cpu_until == 40.0 for _, algo, _, cpu_until in timed)
     assert len(solves) - len(timed) <= len(question.candidates(problem.stones, frozenset(problem.book))) + 1
@@ -216,14 +228,8 @@ def test_a_region_the_time_pass_leaves_open_is_reported_by_its_latest_reading(mo
                                 area=len(frame.region) + (4 if timed else 0),
                                 stalled="other-first" if timed else "to-play-first")
 
-    groups = question.candidates(problem.stones, frozenset(problem.book))
-    smallest = min(len(group[0][1].region) for group in groups)
-    monkeypatch.setattr(question, "time", clock)
-    monkeypatch.setattr(question, "read_region", read_region)
-    monkeypatch.setattr(question, "solve_reading", lambda stones, target, frame, *rest: question.Reading(
-        target=target, goal="live", frame=frame, verdict=question.UNSETTLED, area=len(frame.region)))
-    readings = question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40,
-                             cpu_until=5.0)
+    smallest = smallest_region(problem)
+    readings = read_with_time(monkeypatch, problem, clock, read_region, 5.0)
     assert any(r.area == smallest + 4 and r.stalled == "other-first" for r in readings)
     assert not any(r.area == smallest for r in readings)
 
@@ -254,14 +260,8 @@ def test_a_region_settled_by_the_time_pass_leaves_the_rounds(monkeypatch):
         verdict = question.SETTLED if timed and area == smallest else question.UNSETTLED
         return question.Reading(target=target, goal="live", frame=frame, verdict=verdict, area=area)
 
-    groups = question.candidates(problem.stones, frozenset(problem.book))
-    smallest = min(len(group[0][1].region) for group in groups)
-    monkeypatch.setattr(question, "time", clock)
-    monkeypatch.setattr(question, "read_region", read_region)
-    monkeypatch.setattr(question, "solve_reading", lambda stones, target, frame, *rest: question.Reading(
-        target=target, goal="live", frame=frame, verdict=question.UNSETTLED, area=len(frame.region)))
-    readings = question.read(problem.stones, problem.to_play, problem.book, "loose-side-live", 1000, 40,
-                             cpu_until=20.0)
+    smallest = smallest_region(problem)
+    readings = read_with_time(monkeypatch, problem, clock, read_region, 20.0)
     assert reads.count((smallest, True)) == 1
     assert any(r.verdict == question.SETTLED and r.area == smallest for r in readings)
     assert clock.now >= 20.0   # the others had the time
