@@ -66,10 +66,10 @@ test: $(STAMP)
 # a cache folder outside the repository) on ../shared/sgf-problems; then reach:
 # 60 book readings of 17-23 points enclose left unsettled, solved within 10 CPU
 # seconds each by DFS and by df-pn, the search --seconds spends its time with
-# (bench/draws/unsettled-readings.jsonl).
+# (bench/draws/unsettled-readings.jsonl), each reading settled put to tsumego.js.
 bench: $(STAMP)
 	$(BIN)/python -m bench.solver_bench --problems ../shared/sgf-problems --peer-timeout 60
-	$(BIN)/python -m bench.combination_reach --ways dfs,dfpn --sample 60 --seconds 10
+	$(BIN)/python -m bench.combination_reach --ways dfs,dfpn --sample 60 --seconds 10 --peer 20
 	$(BIN)/python -m bench.model_bench --model $(OUT)/model
 	$(BIN)/python -m bench.model_bench --model "" --architecture conv --planes 25
 	$(BIN)/python -m bench.features_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems

@@ -3,6 +3,7 @@
     python -m bench.combination_reach [--readings FILE.jsonl...] [--areas 17-23] [--sample 40]
                                       [--seed 0] [--seconds 10] [--ways dfs,dfpn,...]
                                       [--workers 2] [--out RESULTS.jsonl] [--tables-from RESULTS.jsonl]
+                                      [--peer SECONDS]
 
 Each reading (the format of ``bench/draws``) is framed again as its run framed it and
 solved with its side to play first, the attacker as ko master, once each *way*: a
@@ -14,6 +15,8 @@ Prints, by search area, the readings each way settled; and against the first way
 the readings both settled, the geometric mean and quartiles of the node and CPU
 ratios.  Where two ways settle a reading their winners must agree (exit code 1 if not).
 ``--out`` keeps a line per solve, so that a table can be made again without solving.
+``--peer S`` then puts every reading a way settled to tsumego.js (:mod:`bench.peer`), S
+seconds at most each; a disagreement also exits 1.
 """
 from __future__ import annotations
 
@@ -26,6 +29,7 @@ import multiprocessing   # noqa: E402
 import random   # noqa: E402
 import sys   # noqa: E402
 import time   # noqa: E402
+from pathlib import Path   # noqa: E402
 
 import numpy as np   # noqa: E402
 
@@ -34,7 +38,7 @@ from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings   # no
 from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import Solver, load_problem   # noqa: E402
-from solver.dfpn import RACE_LEAD_COST, SIMULATION_NODES   # noqa: E402
+from solver.dfpn import LIBERTY_COST, RACE_LEAD_COST, RANK_COST, SIMULATION_NODES   # noqa: E402
 
 # way: (search, the Solver's options, guide: None, "shipped" or "other" (--other-guide));
 # the race count and sibling hints are on in all
@@ -46,6 +50,13 @@ WAYS = {
     "dfpn-guide": ("dfpn", {}, "shipped"),
     "dfpn-guide-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, "shipped"),
     "dfpn-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, None),
+    "dfpn-sim-64": ("dfpn", {"simulation_nodes": SIMULATION_NODES // 4}, None),
+    "dfpn-sim-1k": ("dfpn", {"simulation_nodes": SIMULATION_NODES * 4}, None),
+    "dfpn-sim-4k": ("dfpn", {"simulation_nodes": SIMULATION_NODES * 16}, None),
+    "dfpn-sim-rank256": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (256, LIBERTY_COST)}, None),
+    "dfpn-sim-rank4k": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (4096, LIBERTY_COST)}, None),
+    "dfpn-sim-lib16": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (RANK_COST, 16)}, None),
+    "dfpn-sim-lib256": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (RANK_COST, 256)}, None),
     "dfpn-guide-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, "shipped"),
     "dfs-guide-other": ("dfs", {}, "other"),
     "dfpn-guide-other": ("dfpn", {}, "other"),
@@ -149,6 +160,46 @@ def tables(lines: list[dict], ways: list[str]) -> list[str]:
     return out
 
 
+def peer_check(lines: list[dict], readings: list[str], seconds: float) -> tuple[list[str], int]:
+    """Each reading some way settled, put to tsumego.js (the attacker ko master, the same side
+    first, at most ``seconds`` a reading): a line per disagreement and the tally, and the
+    number of disagreements."""
+    import tempfile
+
+    from bench.peer import tsumego_js
+    from bench.peer.cut import cut_sgf
+
+    settled: dict[tuple, int] = {}
+    for line in lines:
+        if line.get("winner") is not None:
+            settled[line["file"], line["target"]] = line["winner"]
+    rows = {(r["file"], r["target"]): r for r in read_readings(readings)}
+    asked, not_asked, out = [], [], []
+    with tempfile.TemporaryDirectory() as folder:
+        for i, ((file, target), winner) in enumerate(sorted(settled.items())):
+            problem, _ = framed_reading(REPOSITORY / file, rows[file, target])
+            sgf, why = cut_sgf(problem.stones, problem.to_play, problem.target)
+            if sgf is None:
+                not_asked.append(f"{file} {target}: not asked: {why}")
+                continue
+            path = Path(folder) / f"reading{i}.sgf"
+            path.write_text(sgf)
+            asked.append((file, target, path, "safe" if winner == problem.defender else "unsafe"))
+        answers = tsumego_js.solve_files([a[2] for a in asked], ko_master="attacker", file_timeout=seconds)
+    agreed = unfinished = disagreed = 0
+    for (file, target, _, ours), row in zip(asked, answers):
+        if "status" not in row:
+            unfinished += 1
+        elif row["status"] == ours:
+            agreed += 1
+        else:
+            disagreed += 1
+            out.append(f"{file} {target}: tsumego.js {row['status']}, the solver {ours}")
+    out.append(f"tsumego.js on the {len(settled)} readings settled: agreed {agreed} + disagreed {disagreed} "
+               f"+ over {seconds:g} s or failed {unfinished} + not asked {len(not_asked)}")
+    return not_asked + out, disagreed
+
+
 def disagreements(lines: list[dict]) -> list[str]:
     winners: dict[tuple, set] = {}
     for line in lines:
@@ -171,6 +222,8 @@ def main(argv=None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", help="a line per solve (JSON)")
     parser.add_argument("--tables-from", metavar="RESULTS.jsonl", help="print the tables of an earlier --out")
+    parser.add_argument("--peer", type=float, metavar="SECONDS",
+                        help="then put each settled reading to tsumego.js, at most SECONDS each")
     args = parser.parse_args(argv)
     lines = []
     if args.tables_from:
@@ -203,7 +256,11 @@ def main(argv=None) -> int:
     print(*tables(lines, ways), sep="\n")
     differ = disagreements(lines)
     print(f"readings whose winners differ: {len(differ)}", *differ, sep="\n  ")
-    return 1 if differ else 0
+    peer_differ = 0
+    if args.peer:
+        report, peer_differ = peer_check(lines, args.readings, args.peer)
+        print(*report, sep="\n")
+    return 1 if differ or peer_differ else 0
 
 
 if __name__ == "__main__":

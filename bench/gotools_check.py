@@ -414,31 +414,21 @@ def check_problem(problem: GoToolsProblem, algo: str = "dfs", max_nodes: int = D
     return Outcome(problem.file, problem.id, answers, notes=reasons)
 
 
-# tsumego.js 1.1.0 reads boards up to 16×16; a position is cut to the smallest board that holds
-# its stones and PEER_MARGIN empty lines more, so that the wall keeps liberties outside the
-# search area as on the full board (GoTools' positions are corners and sides at the origin).
-PEER_MAX_SIZE = 16
-PEER_MARGIN = 2
 PEER_SECONDS = 120.0
 
 
 def peer_status(problem: GoToolsProblem, answer: Answer, seconds: float = PEER_SECONDS) -> str:
-    """tsumego.js's status (``safe``, ``unsafe``) for ``answer``'s question, or why it has none."""
+    """tsumego.js's status (``safe``, ``unsafe``) for ``answer``'s question, on the corner cut
+    to its board (:mod:`bench.peer.cut`), or why it has none."""
     import tempfile
 
     from bench.peer import tsumego_js
-    from pipeline.formats.sgf_writer import stone_points
-    from solver.problem import sgf_point
+    from bench.peer.cut import cut_sgf
 
     full = board_problem(problem, answer.target, answer.side)
-    ys, xs = np.nonzero(full.stones)
-    size = int(max(xs.max(), ys.max())) + 1 + PEER_MARGIN
-    if size > PEER_MAX_SIZE:
-        return f"not asked: {size} lines, over its {PEER_MAX_SIZE}"
-    stones = full.stones[:size, :size]
-    sgf = (f"(;FF[4]SZ[{size}]PL[{'B' if answer.side == BLACK else 'W'}]"
-           f"AB{''.join(f'[{p}]' for p in stone_points(stones, BLACK))}"
-           f"AW{''.join(f'[{p}]' for p in stone_points(stones, WHITE))}MA[{sgf_point(*answer.target)}])")
+    sgf, why = cut_sgf(full.stones, answer.side, answer.target)
+    if sgf is None:
+        return f"not asked: {why}"
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / f"P{answer.id}.sgf"
         path.write_text(sgf)

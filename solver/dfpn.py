@@ -209,6 +209,8 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
     target_liberties = context[C_TARGET_LIBERTIES][depth]
     opponent_liberties = context[C_OPPONENT_LIBERTIES][depth]
     race_cost = context[C_RACE][1]
+    rank_cost = context[C_SEARCH_OPTIONS][5]
+    liberty_cost = context[C_SEARCH_OPTIONS][6]
     prior = context[C_PRIOR][color]
     share = prior_share(context)
     opp = 3 - color
@@ -244,9 +246,9 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
             if moves[i] != PASS and share < 1.0:
                 libs = target_liberties[i]
                 if mover_defends:
-                    extra = LIBERTY_COST * max(0, libs - 1)
+                    extra = liberty_cost * max(0, libs - 1)
                 else:
-                    extra = LIBERTY_COST * max(0, ESCAPE_LIBERTIES - libs)
+                    extra = liberty_cost * max(0, ESCAPE_LIBERTIES - libs)
                 if race_cost > 0:
                     # the defender's lead in the race against its weakest opponent: the
                     # moves the attacker needs to capture the target less those the
@@ -259,9 +261,9 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
                             extra = 0
                 row[i, S_PHI] += np.int64((1.0 - share) * extra)
             if moves[i] != PASS and prior[moves[i]] > 0.0 and share > 0.0:
-                row[i, S_DELTA] = 1 + np.int64(RANK_COST * i * (1.0 - share * prior[moves[i]]) ** 2)
+                row[i, S_DELTA] = 1 + np.int64(rank_cost * i * (1.0 - share * prior[moves[i]]) ** 2)
             else:
-                row[i, S_DELTA] = 1 + RANK_COST * i
+                row[i, S_DELTA] = 1 + rank_cost * i
             row[i, S_REPD] = cycle
             row[i, S_ON_PATH_KEY] = 1 if cycle < INF_DEPTH else 0
 

@@ -124,15 +124,18 @@ class Solver:
     each proved node's relevance zone (:mod:`solver.zones`; :meth:`root_zone`), the nodes
     unchanged; ``zone_table``: and proves a position that repeats a stored zone's contents
     at once (:mod:`solver.zone_table`); ``zone_pruning``: and leaves unsearched a lost
-    node's moves outside its null move's zone (:func:`solver.zones.zone_prunes`).  The
-    verdict is the same either way.
+    node's moves outside its null move's zone (:func:`solver.zones.zone_prunes`).
+    ``first_numbers``: the rank and liberty costs of df-pn's fresh children
+    (:data:`solver.dfpn.RANK_COST`, :data:`solver.dfpn.LIBERTY_COST`), for measuring others.
+    The verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
                  race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True,
                  simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False,
-                 zone_table: bool = False, zone_pruning: bool = False):
+                 zone_table: bool = False, zone_pruning: bool = False,
+                 first_numbers: tuple[int, int] = (dfpn.RANK_COST, dfpn.LIBERTY_COST)):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -203,7 +206,8 @@ class Solver:
             sibling=self.sibling,
             search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0,
                                      2 if zone_table else 1 if relevance_zones else 0,
-                                     1 if zone_pruning else 0], dtype=np.int64),
+                                     1 if zone_pruning else 0, first_numbers[0], first_numbers[1]],
+                                    dtype=np.int64),
             **self.zone_state.slots(),
         )
 

@@ -39,3 +39,52 @@ def test_a_way_guided_by_another_network_needs_its_file():
     assert WAYS["dfpn-guide-other"][2] == "other" and WAYS["dfpn-guide"][2] == "shipped"
     with pytest.raises(SystemExit, match="--other-guide"):
         _load_guide(None, "other", None)
+
+
+def test_settled_readings_go_to_tsumego_js_and_a_disagreement_fails_the_run(tmp_path, monkeypatch, capsys):
+    """--peer: each reading a way settled is framed, cut to tsumego.js's board and asked once;
+    the tally is agreed + disagreed + unfinished + not asked, and a disagreement exits 1.
+    tsumego.js itself is stood in for here (its answers given), so that the tally is what is
+    tested; the real one answers in bench/peer's own tests."""
+    import pytest
+    from bench.peer import tsumego_js
+    from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings
+    from pipeline.enclose.reframe import framed_reading
+
+    rows = [r for r in read_readings([str(DEFAULT_READINGS)]) if (REPOSITORY / r["file"]).is_file()][:3]
+    if len(rows) < 3:
+        pytest.skip("../shared/sgf-open (the book problems) is not beside the repository")
+    problems = [framed_reading(REPOSITORY / r["file"], r)[0] for r in rows]
+    # the first two settled (the first the defender's, the second the attacker's), the third not
+    lines = [{"file": r["file"], "target": r["target"], "area": r["area"], "way": "dfpn", "winner": w, "nodes": 9,
+              "cpu": 1.0} for r, w in zip(rows, (problems[0].defender, problems[1].attacker, None))]
+    asked = []
+
+    def answers(files, ko_master, file_timeout):
+        asked.extend(files)
+        assert ko_master == "attacker" and file_timeout == 5
+        sgfs = [open(f).read() for f in files]
+        assert all(s.startswith("(;FF[4]SZ[") and "MA[" in s for s in sgfs)
+        return [{"status": "safe"}, {"status": "safe"}]   # the first agrees, the second does not
+
+    monkeypatch.setattr(tsumego_js, "solve_files", answers)
+    results = tmp_path / "results.jsonl"
+    results.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["--tables-from", str(results), "--peer", "5"]) == 1
+    out = capsys.readouterr().out
+    assert len(asked) == 2
+    assert f"{rows[1]['file']} {rows[1]['target']}: tsumego.js safe, the solver unsafe" in out
+    assert "agreed 1 + disagreed 1 + over 5 s or failed 0 + not asked 0" in out
+
+
+def test_a_position_is_cut_to_the_board_tsumego_js_reads():
+    import numpy as np
+    from bench.peer.cut import MARGIN, MAX_SIZE, cut_sgf
+
+    stones = np.zeros((19, 19), dtype=np.int8)
+    stones[0, 0], stones[1, 3] = 1, 2
+    sgf, why = cut_sgf(stones, 2, (0, 0))
+    assert why == "" and sgf.startswith(f"(;FF[4]SZ[{3 + 1 + MARGIN}]PL[W]AB[aa]AW[db]MA[aa])")
+    stones[MAX_SIZE - MARGIN, 0] = 1
+    sgf, why = cut_sgf(stones, 1, (0, 0))
+    assert sgf is None and why == f"{MAX_SIZE + 1} lines, over its {MAX_SIZE}"
