@@ -66,7 +66,10 @@ from .dfpn_layout import (INFINITE, LARGE, S_CYCLE, S_DELTA, S_KM, S_ON_PATH_KEY
 # that df-pn, like DFS, follows the move order (ko recaptures and the pass come
 # last) and looks deep into the first moves before widening.  1024 took the
 # fewest nodes of the costs tried from 16 to 16384 on the reference problems
-# (measured: RESULTS.md, "df-pn: the rank cost of a fresh child").
+# (measured: RESULTS.md, "df-pn: the rank cost of a fresh child"); on unsettled
+# readings of 17-23 points 256 and 4096 settled no more (RESULTS.md, "df-pn's knobs
+# at 17-23 points hold").  The default of Solver(first_numbers=...), which the search
+# reads from the context (movegen.C_SEARCH_OPTIONS), so that others can be measured.
 RANK_COST = np.int64(1024)
 # A guided solve (movegen.C_PRIOR) discounts that rank cost by the move's prior q:
 # delta = 1 + RANK_COST * rank * (1 - q)**2, so a move the network finds likely is
@@ -97,6 +100,8 @@ RANK_COST = np.int64(1024)
 # prior 0.85; on the reference problems 0.84 against 0.75 alone (RESULTS.md,
 # "Guided df-pn turns into the unguided one as the prior fades").  On a fresh draw of
 # such problems, not looked at before, the blend took 0.96 (RESULTS.md, "A fresh draw").
+# At 17-23 points, 16 and 256 settled no more (RESULTS.md, "df-pn's knobs at 17-23
+# points hold").  Read from the context as RANK_COST is.
 LIBERTY_COST = np.int64(64)
 ESCAPE_LIBERTIES = 4
 # A race lead (Solver(race_lead_cost=...), movegen.C_RACE[1]; off by default): where the
@@ -114,7 +119,8 @@ ESCAPE_LIBERTIES = 4
 # at equal CPU (RESULTS.md, "How far the unsettled readings are").
 RACE_LEAD_COST = 256
 # Kawano's simulation (Solver(simulation_nodes=...), _simulate; off by default): the nodes one
-# try may take before it gives up.
+# try may take before it gives up (64 to 4096 settled as many readings of 17-23 points:
+# RESULTS.md, "df-pn's knobs at 17-23 points hold").
 SIMULATION_NODES = 256
 # 1 + epsilon with epsilon = 1 / EPSILON_DIVISOR (epsilon 1/2 and 1/8 took 4% and
 # 1% more nodes on hard reference problems, 1 took 7% more; on 40 unsettled readings of
