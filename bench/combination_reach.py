@@ -177,7 +177,11 @@ def peer_check(lines: list[dict], readings: list[str], seconds: float) -> tuple[
     asked, not_asked, out = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         for i, ((file, target), winner) in enumerate(sorted(settled.items())):
-            problem, _ = framed_reading(REPOSITORY / file, rows[file, target])
+            found = framed_reading(REPOSITORY / file, rows[file, target])
+            if isinstance(found, str):   # the book file unreadable now
+                not_asked.append(f"{file} {target}: not asked: {found}")
+                continue
+            problem = found[0]
             sgf, why = cut_sgf(problem.stones, problem.to_play, problem.target)
             if sgf is None:
                 not_asked.append(f"{file} {target}: not asked: {why}")

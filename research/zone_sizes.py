@@ -24,6 +24,7 @@ import numpy as np
 from bench.combination_reach import warm_up
 from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings
 from pipeline.enclose.reframe import framed_reading
+from research.compiled_zones import zone_points
 from solver import Solver
 from solver.dfpn import SIMULATION_NODES
 from solver.dfpn_layout import V_DELTA, V_PHI, V_REPD, VALUE_FIELDS
@@ -40,10 +41,7 @@ def zone_shares(solver: Solver) -> dict[str, tuple[int, float, float]]:
     v = table.values
     exact = (table.keys != 0) & (v[:, V_REPD] == INF_DEPTH)
     words = v[:, VALUE_FIELDS:].view(np.uint64) & solver.zone_state.full
-    points = np.zeros(len(v))
-    for w in range(words.shape[1]):
-        points += np.array([bin(int(x)).count("1") for x in words[:, w]])
-    share = points / solver.zone_state.universe.size
+    share = zone_points(words) / solver.zone_state.universe.size
     out = {}
     for name, solved in (("won", v[:, V_PHI] == 0), ("lost", v[:, V_DELTA] == 0)):
         m = exact & solved
