@@ -1,7 +1,7 @@
 """The search's levers combined, at equal CPU, on book readings enclose left unsettled.
 
     python -m bench.combination_reach [--readings FILE.jsonl...] [--areas 17-23] [--sample 40]
-                                      [--seed 0] [--seconds 10] [--ways dfs,dfpn,...]
+                                      [--seed 0] [--seconds 10] [--max-nodes N] [--ways dfs,dfpn,...]
                                       [--workers 2] [--out RESULTS.jsonl] [--tables-from RESULTS.jsonl]
                                       [--peer SECONDS]
 
@@ -9,7 +9,8 @@ Each reading (the format of ``bench/draws``) is framed again as its run framed i
 solved with its side to play first, the attacker as ko master, once each *way*: a
 search and the knowledge it runs with (``WAYS``).  Every solve is stopped at
 ``--seconds`` of its thread's CPU time (:mod:`solver.time_limit`), the guide's
-evaluations included, with no node budget; a fresh solver (empty tables) each time.
+evaluations included, and at ``--max-nodes`` if given (to compare the CPU of ways that
+take the same nodes); a fresh solver (empty tables) each time.
 
 Prints, by search area, the readings each way settled; and against the first way, over
 the readings both settled, the geometric mean and quartiles of the node and CPU
@@ -57,6 +58,8 @@ WAYS = {
     "dfpn-sim-rank4k": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (4096, LIBERTY_COST)}, None),
     "dfpn-sim-lib16": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (RANK_COST, 16)}, None),
     "dfpn-sim-lib256": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (RANK_COST, 256)}, None),
+    "dfpn-sim-uncached": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "generation_cache_mb": 0}, None),
+    "dfs-uncached": ("dfs", {"generation_cache_mb": 0}, None),
     "dfpn-guide-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, "shipped"),
     "dfs-guide-other": ("dfs", {}, "other"),
     "dfpn-guide-other": ("dfpn", {}, "other"),
@@ -104,7 +107,7 @@ def warm_up(ways: list[str]) -> None:
 
 def solve_ways(job: tuple) -> list[dict]:
     """Solve one reading every way; a line per solve."""
-    row, ways, seconds, other = job
+    row, ways, seconds, max_nodes, other = job
     found = framed_reading(REPOSITORY / row["file"], row)
     if isinstance(found, str):
         return [{"file": row["file"], "target": row["target"], "left_out": found}]
@@ -115,7 +118,8 @@ def solve_ways(job: tuple) -> list[dict]:
         solver = Solver(problem, **options)
         guide = _load_guide(solver, guided, other) if guided else None
         started = time.thread_time()
-        verdict = solver.solve(problem.to_play, algo=algo, guide=guide, cpu_until=started + seconds)
+        verdict = solver.solve(problem.to_play, algo=algo, guide=guide, cpu_until=started + seconds,
+                               max_nodes=max_nodes)
         lines.append({"file": row["file"], "target": row["target"], "area": area, "way": way,
                       "winner": verdict.winner, "nodes": verdict.nodes,
                       "cpu": round(time.thread_time() - started, 3)})
@@ -219,6 +223,7 @@ def main(argv=None) -> int:
     parser.add_argument("--sample", type=int, default=40, help="this many readings drawn (0: all)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU seconds a solve may take")
+    parser.add_argument("--max-nodes", type=int, default=0, help="nodes a solve may take (0: no bound)")
     parser.add_argument("--ways", help="comma-separated, of " + ", ".join(WAYS)
                         + " (default: all; with --tables-from, those the file holds)")
     parser.add_argument("--other-guide", metavar="FILE.tsq",
@@ -243,12 +248,13 @@ def main(argv=None) -> int:
         if args.sample:
             readings = random.Random(args.seed).sample(readings, min(args.sample, len(readings)))
         print(f"{len(readings)} readings of {args.areas} empty points, {', '.join(ways)}, "
-              f"{args.seconds:g} CPU s a solve", flush=True)
+              f"{args.seconds:g} CPU s" + (f", {args.max_nodes:,} nodes" if args.max_nodes else "") + " a solve",
+              flush=True)
         lines = []
         out = open(args.out, "w") if args.out else None
         warm_up(ways)
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-            jobs = [(r, ways, args.seconds, args.other_guide) for r in readings]
+            jobs = [(r, ways, args.seconds, args.max_nodes, args.other_guide) for r in readings]
             for done in pool.imap_unordered(solve_ways, jobs):
                 lines += done
                 for line in done:

@@ -10,7 +10,11 @@ and the attacker's pass while no pass situation is on the path, which never wins
 where no move does), and scores the rest so that the likely best move comes first.  A defender move after
 which the target is pass-alive (:mod:`solver.life`) wins on every path: it is
 returned alone.  Results go into per-depth rows of preallocated buffers, so nothing
-is allocated per node.
+is allocated per node.  What a position allows, and what each move does there, is
+kept in a small cache keyed by the node (position, mover, ko master): df-pn enters
+a quarter to a third of its nodes again, and there only the path's and the solve's
+parts (repetitions, the guide, the history counts, the hint, the pass) are worked
+out anew.
 
 The score of an ordinary move is its learned pattern weight (:mod:`solver.patterns`)
 when the solver has a pattern table, else the liberty heuristic; DFS can record the
@@ -28,7 +32,7 @@ from .board import BORDER, EMPTY, META_STAMP, collect_block, count_liberties, pl
 from .life import target_pass_alive
 from .patterns import learned_weight, move_code, neighbourhood
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
-from .table import NODES, TAGS
+from .table import NODES, TAGS, node_key
 
 # The search state: one array (or number) per named slot, in this order.  The searches
 # take it as one tuple, whose slots numba reads at a constant index as cheaply as a
@@ -100,11 +104,39 @@ CONTEXT_SLOTS = (
     # the zone table (solver.zone_table), where search_options[3] is 2
     "zone_table", "zone_table_class", "zone_table_index", "zone_table_order", "zone_table_place",
     "zone_table_keys", "zone_table_values", "zone_table_counts", "zone_bits",
+    # the generation cache (generate_moves): a node's key at each entry (0: none; a single
+    # entry: no cache, the position generated at each visit); each entry's move count and
+    # whether a pass is allowed, int64 [entries, 2]; its moves' G_ fields, int32 [entries,
+    # area points + 1, G_FIELDS]; their child positions, uint64, and scores before the
+    # path's and the solve's parts, float64 [entries, area points + 1]
+    "generated_keys", "generated_head", "generated_fields", "generated_hashes", "generated_scores",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
 # C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved
 # moves its constant with it (tests/test_search_context.py)
 globals().update({f"C_{slot.upper()}": index for index, slot in enumerate(CONTEXT_SLOTS)})
+
+# A generation cache entry: C_GENERATED_HEAD's fields, and each move's in C_GENERATED_FIELDS
+G_COUNT, G_PASS = 0, 1
+G_MOVE, G_TARGET_LIBERTIES, G_OPPONENT_LIBERTIES, G_CODE, G_LIVES = 0, 1, 2, 3, 4
+G_FIELDS = 5
+# The cache's default size: an entry holds up to area points + 1 moves of 36 bytes.
+DEFAULT_GENERATION_CACHE_MB = 8
+
+
+def generation_cache(width: int, megabytes: float) -> dict:
+    """The generation cache's slots for rows of ``width`` moves, in at most ``megabytes``
+    (a power of two of entries; 0: a single entry, which caches nothing)."""
+    entry_bytes = width * (4 * G_FIELDS + 8 + 8) + 16
+    entries = 1
+    while entries * 2 * entry_bytes <= megabytes * 2**20:
+        entries *= 2
+    # zeros: the pages of entries never used are never touched
+    return dict(generated_keys=np.zeros(entries, dtype=np.uint64),
+                generated_head=np.zeros((entries, 2), dtype=np.int64),
+                generated_fields=np.zeros((entries, width, G_FIELDS), dtype=np.int32),
+                generated_hashes=np.zeros((entries, width), dtype=np.uint64),
+                generated_scores=np.zeros((entries, width), dtype=np.float64))
 
 # liberties counted at most for C_TARGET_LIBERTIES and C_OPPONENT_LIBERTIES
 COUNTED_LIBERTIES = 8
@@ -268,26 +300,45 @@ def generate_moves(context, color, km, depth, hint):
     The first defender move found after which the target is pass-alive, and
     that repeats no position, ends the generation: it is the only move
     returned (count 1).  One that repeats a position comes first instead.
+
+    The moves a position allows, and what each one does there, are read from the
+    generation cache where an earlier visit of the same node left them
+    (:func:`_generate`); only what the path and the solve's counts decide is
+    worked out again (:func:`_order`), so the rows are the same either way.
     """
+    keys = context[C_GENERATED_KEYS]
+    if keys.size > 1:
+        key = node_key(context[C_HASH][0], color, km)
+        entry = np.int64(key & np.uint64(keys.size - 1))
+        if keys[entry] != key:
+            complete = _generate(context, color, km, depth, entry)
+            keys[entry] = key if complete else np.uint64(0)
+    else:
+        entry = np.int64(0)
+        _generate(context, color, km, depth, entry)
+    return _order(context, color, km, depth, hint, entry)
+
+
+@kernel
+def _generate(context, color, km, depth, entry):
+    """Write into the cache's ``entry`` the moves the position allows ``color`` (with ``km``
+    ko master), in the area's order, and what each does: its child position, the target's
+    and the opponents' liberties after it, its code, its score before the path's and the
+    solve's parts, whether the target is then pass-alive; and whether a pass is allowed
+    (the target keeps two liberties).  All of it is the position's alone.  Returns
+    whether the list is complete: it stops at a move after which the target is
+    pass-alive that repeats no position on this path, the only move the node needs."""
     cells = context[C_CELLS]
     area = context[C_AREA]
     target = context[C_TARGET]
     path = context[C_PATH]
-    moves = context[C_MOVES][depth]
-    scores = context[C_SCORES][depth]
-    depths = context[C_DEPTHS][depth]
-    hashes = context[C_HASHES][depth]
-    target_liberties = context[C_TARGET_LIBERTIES][depth]
-    opponent_liberties = context[C_OPPONENT_LIBERTIES][depth]
+    fields = context[C_GENERATED_FIELDS][entry]
+    hashes = context[C_GENERATED_HASHES][entry]
+    scores = context[C_GENERATED_SCORES][entry]
+    head = context[C_GENERATED_HEAD][entry]
     count_opponents = context[C_RACE][1] != 0
-    prior = context[C_PRIOR][color]
-    weight = context[C_PRIOR_WEIGHT][0] * prior_share(context)
-    cutoffs = context[C_CUTOFFS][color]
     defender = cells[target]
-    is_master = km * sign(color) > 0
     direction = 1.0 if color == defender else -1.0
-    n = 0
-    earliest = INF_DEPTH
     stride = context[C_STRIDE]
     # The defender never fills an eye of the target block while the attacker is ko
     # master: its pass (always allowed then, the target keeping two liberties after
@@ -300,12 +351,12 @@ def generate_moves(context, color, km, depth, hint):
     # reset also frees the attacker's retakes, so the fill is searched as any move.
     # Measured: RESULTS.md, "The defender does not fill the target's eye".
     prune_fills = color == defender and km * sign(3 - defender) > 0
-    codes = context[C_MOVE_CODES][depth]
     pattern_table = context[C_PATTERN_TABLE]
     pattern_scale = context[C_PATTERN_SCALE][0]
     # a move's neighbourhood (eight reads of the board) is read only where its code is
     # used: to score it, or to record it; otherwise the codes hold the effects alone
     read_neighbourhoods = pattern_scale > 0.0 or context[C_RECORD].shape[0] > 1
+    n = 0
     for i in range(area.size):
         p = area[i]
         if cells[p] != EMPTY:
@@ -341,20 +392,66 @@ def generate_moves(context, color, km, depth, hint):
             lives = color == defender and target_lives(context)
         child = context[C_HASH][0]
         undo_move(context)
+        fields[n, G_MOVE] = p
+        fields[n, G_TARGET_LIBERTIES] = target_libs
+        fields[n, G_OPPONENT_LIBERTIES] = opponent_libs
+        fields[n, G_CODE] = code
+        fields[n, G_LIVES] = 1 if lives else 0
+        hashes[n] = child
+        scores[n] = score
+        n += 1
+        head[G_COUNT] = n
+        if lives and repetition_depth(path, depth, child) == INF_DEPTH:
+            return False
+    head[G_COUNT] = n
+    head[G_PASS] = 1 if liberties(context, target, 2) > 1 else 0
+    return True
+
+
+@kernel
+def _order(context, color, km, depth, hint, entry):
+    """Fill row ``depth`` from the cache's ``entry`` (:func:`_generate`): drop the moves that
+    repeat a position the mover may not repeat, score the rest with the path's, the guide's,
+    the history's and the hint's parts, and add the pass where the rules allow it;
+    returns (count, earliest repetition)."""
+    path = context[C_PATH]
+    fields = context[C_GENERATED_FIELDS][entry]
+    hashes = context[C_GENERATED_HASHES][entry]
+    base_scores = context[C_GENERATED_SCORES][entry]
+    head = context[C_GENERATED_HEAD][entry]
+    moves = context[C_MOVES][depth]
+    scores = context[C_SCORES][depth]
+    depths = context[C_DEPTHS][depth]
+    row_hashes = context[C_HASHES][depth]
+    target_liberties = context[C_TARGET_LIBERTIES][depth]
+    opponent_liberties = context[C_OPPONENT_LIBERTIES][depth]
+    codes = context[C_MOVE_CODES][depth]
+    prior = context[C_PRIOR][color]
+    weight = context[C_PRIOR_WEIGHT][0] * prior_share(context)
+    cutoffs = context[C_CUTOFFS][color]
+    defender = context[C_CELLS][context[C_TARGET]]
+    is_master = km * sign(color) > 0
+    n = 0
+    earliest = INF_DEPTH
+    for i in range(head[G_COUNT]):
+        p = fields[i, G_MOVE]
+        child = hashes[i]
         d = repetition_depth(path, depth, child)
         earliest = min(earliest, d)
         if d <= depth and not is_master:
             continue
+        lives = fields[i, G_LIVES] != 0
         if lives and d == INF_DEPTH:
             # the move wins on every path: it is the only one the search needs
             moves[0] = p
             scores[0] = LIVES
             depths[0] = d
-            hashes[0] = child
-            target_liberties[0] = target_libs
-            opponent_liberties[0] = opponent_libs
-            codes[0] = code
+            row_hashes[0] = child
+            target_liberties[0] = fields[i, G_TARGET_LIBERTIES]
+            opponent_liberties[0] = fields[i, G_OPPONENT_LIBERTIES]
+            codes[0] = fields[i, G_CODE]
             return 1, earliest
+        score = base_scores[i]
         if lives:
             score += LIVES
         # Moves that need a ko threat come last, the earliest repetition last
@@ -368,10 +465,10 @@ def generate_moves(context, color, km, depth, hint):
         moves[n] = p
         scores[n] = score
         depths[n] = d
-        hashes[n] = child
-        target_liberties[n] = target_libs
-        opponent_liberties[n] = opponent_libs
-        codes[n] = code
+        row_hashes[n] = child
+        target_liberties[n] = fields[i, G_TARGET_LIBERTIES]
+        opponent_liberties[n] = fields[i, G_OPPONENT_LIBERTIES]
+        codes[n] = fields[i, G_CODE]
         n += 1
     # The attacker's pass is left out while it is ko master and no pass situation is on
     # the path (no tag, C_TAGS): it never wins where no board move does.  If it wins,
@@ -388,11 +485,11 @@ def generate_moves(context, color, km, depth, hint):
     # as exact.
     # Measured: RESULTS.md, "The attacker's pass while it is ko master".
     pass_dominated = color != defender and is_master and context[C_COUNTERS][TAGS] == 0
-    if not pass_dominated and liberties(context, target, 2) > 1:
+    if not pass_dominated and head[G_PASS] != 0:
         moves[n] = PASS
         scores[n] = -1e9
         depths[n] = INF_DEPTH
-        hashes[n] = context[C_HASH][0]
+        row_hashes[n] = context[C_HASH][0]
         target_liberties[n] = 2   # at least: the pass's entry is not read
         opponent_liberties[n] = COUNTED_LIBERTIES
         codes[n] = -1

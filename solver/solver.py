@@ -14,7 +14,8 @@ import numpy as np
 from . import dfpn, dfs
 from .area import DEFAULT_MAX_AREA, search_area
 from .board import BLACK, EMPTY, color_letter
-from .movegen import COUNTED_LIBERTIES, DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT, RECORD_FIELDS, SearchContext
+from .movegen import COUNTED_LIBERTIES, DEFAULT_GENERATION_CACHE_MB, DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT, \
+    RECORD_FIELDS, SearchContext, generation_cache
 from .patterns import PATTERN_SCALE, MovePatterns, default_table
 from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
@@ -127,7 +128,9 @@ class Solver:
     node's moves outside its null move's zone (:func:`solver.zones.zone_prunes`).
     ``first_numbers``: the rank and liberty costs of df-pn's fresh children
     (:data:`solver.dfpn.RANK_COST`, :data:`solver.dfpn.LIBERTY_COST`), for measuring others.
-    The verdict is the same either way.
+    ``generation_cache_mb``: the memory that keeps the moves a node's position allows for
+    its next visit (:func:`solver.movegen.generate_moves`; 0: generated at each visit), the
+    nodes unchanged.  The verdict is the same either way.
     """
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
@@ -135,7 +138,8 @@ class Solver:
                  race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True,
                  simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False,
                  zone_table: bool = False, zone_pruning: bool = False,
-                 first_numbers: tuple[int, int] = (dfpn.RANK_COST, dfpn.LIBERTY_COST)):
+                 first_numbers: tuple[int, int] = (dfpn.RANK_COST, dfpn.LIBERTY_COST),
+                 generation_cache_mb: float = DEFAULT_GENERATION_CACHE_MB):
         self.problem = problem
         self.area = search_area(problem, max_area)
         self.board = problem.board()
@@ -209,6 +213,7 @@ class Solver:
                                      1 if zone_pruning else 0, first_numbers[0], first_numbers[1]],
                                     dtype=np.int64),
             **self.zone_state.slots(),
+            **generation_cache(width, generation_cache_mb),
         )
 
     @property
