@@ -28,7 +28,7 @@ from collections import namedtuple
 import numpy as np
 
 from .jit import inline_kernel, kernel
-from .board import BORDER, EMPTY, META_STAMP, collect_block, count_liberties, play, undo
+from .board import BORDER, EMPTY, META_STAMP, _next_stamp, collect_block, count_liberties, play, undo
 from .life import target_pass_alive
 from .patterns import learned_weight, move_code, neighbourhood
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
@@ -110,6 +110,9 @@ CONTEXT_SLOTS = (
     # area points + 1, G_FIELDS]; their child positions, uint64, and scores before the
     # path's and the solve's parts, float64 [entries, area points + 1]
     "generated_keys", "generated_head", "generated_fields", "generated_hashes", "generated_scores",
+    # the target's liberties as a generation found them: a stamp a cell, int64 [cells + 1]
+    # (the last: the counter; mark_target_liberties)
+    "liberty_mark",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
 # C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved
@@ -292,6 +295,46 @@ def fills_target_eye(context, p, stride):
 
 
 @kernel
+def mark_target_liberties(context):
+    """Stamp the target block's liberties in C_LIBERTY_MARK with a fresh stamp (kept in its
+    last cell); returns their count, or COUNTED_LIBERTIES + 1 for a block that holds a safe
+    stone (which counts as that many, as in board.count_liberties)."""
+    cells = context[C_CELLS]
+    safe = context[C_SAFE]
+    mark = context[C_MARK]
+    stack = context[C_STACK]
+    stride = context[C_STRIDE]
+    stamps = context[C_LIBERTY_MARK]
+    last = stamps.size - 1
+    stamps[last] += 1
+    liberty = stamps[last]
+    p = context[C_TARGET]
+    color = cells[p]
+    stamp = _next_stamp(mark, context[C_META])
+    mark[p] = stamp
+    stack[0] = p
+    n = 1
+    i = 0
+    libs = 0
+    while i < n:
+        s = stack[i]
+        i += 1
+        if safe[s]:
+            return COUNTED_LIBERTIES + 1
+        for q in (s - 1, s + 1, s - stride, s + stride):
+            c = cells[q]
+            if c == EMPTY:
+                if stamps[q] != liberty:
+                    stamps[q] = liberty
+                    libs += 1
+            elif c == color and mark[q] != stamp:
+                mark[q] = stamp
+                stack[n] = q
+                n += 1
+    return libs
+
+
+@kernel
 def generate_moves(context, color, km, depth, hint):
     """Fill row ``depth`` of the move buffers; returns (count, earliest repetition).
 
@@ -356,6 +399,12 @@ def _generate(context, color, km, depth, entry):
     # a move's neighbourhood (eight reads of the board) is read only where its code is
     # used: to score it, or to record it; otherwise the codes hold the effects alone
     read_neighbourhoods = pattern_scale > 0.0 or context[C_RECORD].shape[0] > 1
+    # The target's liberties after a move that captures nothing follow from those before
+    # it: an attacker stone takes one if it stands on one, a defender stone not beside the
+    # target takes none.  Only the other moves count them again.
+    libs_before = mark_target_liberties(context)
+    stamps = context[C_LIBERTY_MARK]
+    liberty = stamps[stamps.size - 1]
     n = 0
     for i in range(area.size):
         p = area[i]
@@ -375,7 +424,11 @@ def _generate(context, color, km, depth, entry):
             score = CAPTURES_TARGET
             code = move_code(pattern, color == defender, captured, 0, 1, True)
         else:
-            target_libs = liberties(context, target, COUNTED_LIBERTIES)
+            on_liberty = stamps[p] == liberty
+            if captured == 0 and (color != defender or not on_liberty):
+                target_libs = min(libs_before - (1 if on_liberty else 0), COUNTED_LIBERTIES)
+            else:
+                target_libs = liberties(context, target, COUNTED_LIBERTIES)
             if color == defender and target_libs < 2:
                 undo_move(context)
                 continue
@@ -404,7 +457,7 @@ def _generate(context, color, km, depth, entry):
         if lives and repetition_depth(path, depth, child) == INF_DEPTH:
             return False
     head[G_COUNT] = n
-    head[G_PASS] = 1 if liberties(context, target, 2) > 1 else 0
+    head[G_PASS] = 1 if libs_before > 1 else 0
     return True
 
 

@@ -214,6 +214,7 @@ class Solver:
                                     dtype=np.int64),
             **self.zone_state.slots(),
             **generation_cache(width, generation_cache_mb),
+            liberty_mark=np.zeros(b.cells.size + 1, dtype=np.int64),
         )
 
     @property

@@ -12,12 +12,14 @@ move, against a recount on the board after each move is played.
 """
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from solver import BLACK, WHITE, Solver, load_problem
+from solver.problem import ProblemError
 from solver.movegen import (C_MOVE_CODES, C_MOVES, C_SCORES, C_TARGET_LIBERTIES, CUTOFF_SCALE,
                             CUTOFF_WEIGHT, generate_moves, remove_move, sort_moves)
 from solver.patterns import TARGET_LIBS_LEVELS, code_fields, neighbourhood
@@ -74,6 +76,36 @@ def test_target_liberties_and_codes_follow_their_moves_through_sort_and_removal(
         while count > 1:
             count = remove_move(solver.context, 0, count, count // 2)
             assert_rows_aligned(solver, color, count)
+
+
+def test_target_liberties_along_random_lines_of_every_own_problem():
+    """The generation derives the target's liberties after a move that captures nothing
+    from those before it, and counts them after the others: along random lines of every
+    own problem (captures, merged blocks, the wall), each side to move, both are the
+    board's."""
+    rng = random.Random(11)
+    checked = 0
+    for path in sorted(OWN_PROBLEMS[0].parents[1].rglob("*.sgf")):
+        try:
+            problem = load_problem(str(path))
+        except ProblemError:
+            continue
+        solver = Solver(problem)
+        color = problem.to_play
+        for _ in range(14):
+            for side in (color, 3 - color):
+                count, _ = generate_moves(solver.context, side, 0, 0, NO_MOVE)
+                assert_rows_aligned(solver, side, count)
+                checked += count
+            count, _ = generate_moves(solver.context, color, 0, 0, NO_MOVE)
+            moves = [int(m) for m in solver.context[C_MOVES][0][:count] if m != PASS]
+            if not moves:
+                break
+            assert solver.play(*solver.board.xy(rng.choice(moves)), color)
+            if solver.target_captured():
+                break
+            color = 3 - color
+    assert checked > 5_000, checked
 
 
 def scores_by_move(solver: Solver, color: int) -> dict[int, float]:
