@@ -124,7 +124,7 @@ G_COUNT, G_PASS = 0, 1
 G_MOVE, G_TARGET_LIBERTIES, G_OPPONENT_LIBERTIES, G_CODE, G_LIVES = 0, 1, 2, 3, 4
 G_FIELDS = 5
 # The cache's default size: an entry holds up to area points + 1 moves of 36 bytes.
-DEFAULT_GENERATION_CACHE_MB = 8
+DEFAULT_GENERATION_CACHE_MB = 1
 
 
 def generation_cache(width: int, megabytes: float) -> dict:
@@ -298,7 +298,8 @@ def fills_target_eye(context, p, stride):
 def mark_target_liberties(context):
     """Stamp the target block's liberties in C_LIBERTY_MARK with a fresh stamp (kept in its
     last cell); returns their count, or COUNTED_LIBERTIES + 1 for a block that holds a safe
-    stone (which counts as that many, as in board.count_liberties)."""
+    stone (board.count_liberties counts it as full: its liberties are then stamped only in
+    part, and every count derived from it is COUNTED_LIBERTIES, as the board's)."""
     cells = context[C_CELLS]
     safe = context[C_SAFE]
     mark = context[C_MARK]
