@@ -12,7 +12,7 @@ which the target is pass-alive (:mod:`solver.life`) wins on every path: it is
 returned alone.  Results go into per-depth rows of preallocated buffers, so nothing
 is allocated per node.  What a position allows, and what each move does there, is
 kept in a small cache keyed by the node (position, mover, ko master): df-pn enters
-a quarter to a third of its nodes again, and there only the path's and the solve's
+many of its nodes again, and there only the path's and the solve's
 parts (repetitions, the guide, the history counts, the hint, the pass) are worked
 out anew.
 
@@ -28,7 +28,7 @@ from collections import namedtuple
 import numpy as np
 
 from .jit import inline_kernel, kernel
-from .board import BORDER, EMPTY, META_STAMP, _next_stamp, collect_block, count_liberties, play, undo
+from .board import BORDER, EMPTY, META_STAMP, collect_block, count_liberties, play, undo
 from .life import target_pass_alive
 from .patterns import learned_weight, move_code, neighbourhood
 from .rules import INF_DEPTH, PASS, repetition_depth, sign
@@ -298,40 +298,25 @@ def fills_target_eye(context, p, stride):
 def mark_target_liberties(context):
     """Stamp the target block's liberties in C_LIBERTY_MARK with a fresh stamp (kept in its
     last cell); returns their count, or COUNTED_LIBERTIES + 1 for a block that holds a safe
-    stone (board.count_liberties counts it as full: its liberties are then stamped only in
-    part, and every count derived from it is COUNTED_LIBERTIES, as the board's)."""
+    stone (board.count_liberties counts it as full, and so does every count derived here)."""
     cells = context[C_CELLS]
     safe = context[C_SAFE]
-    mark = context[C_MARK]
     stack = context[C_STACK]
     stride = context[C_STRIDE]
     stamps = context[C_LIBERTY_MARK]
     last = stamps.size - 1
     stamps[last] += 1
     liberty = stamps[last]
-    p = context[C_TARGET]
-    color = cells[p]
-    stamp = _next_stamp(mark, context[C_META])
-    mark[p] = stamp
-    stack[0] = p
-    n = 1
-    i = 0
+    n = collect_block(cells, context[C_MARK], stack, context[C_META], stride, context[C_TARGET])
     libs = 0
-    while i < n:
-        s = stack[i]
-        i += 1
+    for j in range(n):
+        s = stack[j]
         if safe[s]:
             return COUNTED_LIBERTIES + 1
         for q in (s - 1, s + 1, s - stride, s + stride):
-            c = cells[q]
-            if c == EMPTY:
-                if stamps[q] != liberty:
-                    stamps[q] = liberty
-                    libs += 1
-            elif c == color and mark[q] != stamp:
-                mark[q] = stamp
-                stack[n] = q
-                n += 1
+            if cells[q] == EMPTY and stamps[q] != liberty:
+                stamps[q] = liberty
+                libs += 1
     return libs
 
 
@@ -454,8 +439,8 @@ def _generate(context, color, km, depth, entry):
         hashes[n] = child
         scores[n] = score
         n += 1
-        head[G_COUNT] = n
         if lives and repetition_depth(path, depth, child) == INF_DEPTH:
+            head[G_COUNT] = n
             return False
     head[G_COUNT] = n
     head[G_PASS] = 1 if libs_before > 1 else 0
