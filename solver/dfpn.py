@@ -49,7 +49,7 @@ from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_OPPONENT_LIBERTIES,
                       C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET,
-                      C_TARGET_LIBERTIES, C_ZONES, CAPTURES_TARGET, LIVES,
+                      C_TARGET_LIBERTIES, C_ZONES, C_LIFE_RULED_OUT, CAPTURES_TARGET, LIVES,
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack, repetition_depth
@@ -388,11 +388,15 @@ def _simulate(context, keys, values, work, color, prover, km, depth, twin_delta,
 
 
 @inline_kernel
-def _settled(context, keys, values, work, counters, key, path_key, color, km, depth, first_visit):
+def _settled(context, keys, values, work, counters, key, path_key, color, km, depth, first_visit,
+             life_ruled_out):
     """(settled, phi, delta, reliance, move) of a node settled without expanding it: by
     static life, the depth cap, or on its first visit the race count; static life and the
-    race stored as exact (the depth cap's loss relies on the path)."""
-    if color != context[C_CELLS][context[C_TARGET]] and target_lives(context):
+    race stored as exact (the depth cap's loss relies on the path).  Static life is asked
+    on the first visit only (the answer is the position's; a node visited before stored
+    its entry unsolved) and only where the parent's generation did not rule it out."""
+    if (color != context[C_CELLS][context[C_TARGET]] and first_visit and life_ruled_out == 0
+            and target_lives(context)):
         # static life: the defender wins whatever the path (solver.life)
         slot = _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
         if context[C_SEARCH_OPTIONS][3] != 0:
@@ -523,11 +527,12 @@ def _node_result(context, row, moves, depths, n, phi, delta, best, earliest, cyc
 
 @kernel
 def _mid(context, keys, values, work, scratch, stack, root, signature, color, km, depth,
-         th_phi, th_delta, cycle):
+         th_phi, th_delta, cycle, life_ruled_out):
     """Search until phi >= th_phi or delta >= th_delta.
 
     ``cycle`` is depth + 1 of the ancestor with this node's key (INF_DEPTH if
-    none).  Returns (phi, delta, reliance depth, move).
+    none); ``life_ruled_out`` (1: the parent's generation found the move here leaves the
+    target not pass-alive, C_LIFE_RULED_OUT).  Returns (phi, delta, reliance depth, move).
     """
     counters = context[C_COUNTERS]
     stop = count_node(counters)
@@ -553,12 +558,14 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
             keep_zone(values, slot, context[C_ZONES][depth])
             return phi, INFINITE - phi, INF_DEPTH, move
     settled, phi, delta, repd, move = _settled(context, keys, values, work, counters, key, path_key, color, km,
-                                               depth, known < 0)
+                                               depth, known < 0, life_ruled_out)
     if settled:
         return phi, delta, repd, move
     hint = values[known, V_MOVE] if known >= 0 else _sibling_hint(context, keys, values, position, color, km, depth)
 
     n, earliest = generate_moves(context, color, km, depth, hint)
+    children_checked = np.int64(context[C_LIFE_RULED_OUT][depth])
+    no_check = np.int64(0)
     sort_moves(context, depth, n)
     moves = context[C_MOVES][depth]
     if n > 0 and context[C_SCORES][depth][0] >= CAPTURES_TARGET:
@@ -612,13 +619,13 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
             counters[TAGS] += 1
             r_phi, r_delta, r_repd, _ = _mid(context, keys, values, work, scratch, stack, root, child_signature,
                                              opp, row[best, S_KM], depth + 1, child_th_phi, child_th_delta,
-                                             row[best, S_CYCLE])
+                                             row[best, S_CYCLE], no_check)
             counters[TAGS] -= 1
         else:
             play_move(context, p, color)
             r_phi, r_delta, r_repd, _ = _mid(context, keys, values, work, scratch, stack, root, child_signature,
                                              opp, km, depth + 1, child_th_phi, child_th_delta,
-                                             row[best, S_CYCLE])
+                                             row[best, S_CYCLE], children_checked)
             undo_move(context)
         if counters[ABORT] != 0:
             return np.int64(1), np.int64(1), 0, NO_MOVE
@@ -655,7 +662,7 @@ def solve(context, keys, values, work, scratch, salt, color, km, depth):
     # one type signature for the recursive _mid (numba's cache mishandles several)
     no_cycle = np.int64(INF_DEPTH)
     phi, delta, repd, move = _mid(context, keys, values, work, scratch, stack, depth, salt, color, km, depth,
-                                  INFINITE, INFINITE, no_cycle)
+                                  INFINITE, INFINITE, no_cycle, np.int64(0))
     if context[C_SEARCH_OPTIONS][3] != 0:
         # the root's zone, as its entry keeps it (U where none: a race claim, an unsolved root)
         position = context[C_HASH][0]

@@ -17,6 +17,7 @@ tried in (tests/test_guided_solver.py, the ko order).
 """
 from __future__ import annotations
 
+import numpy as np
 
 from .jit import inline_kernel, kernel
 from .board import EMPTY
@@ -30,7 +31,7 @@ from .table import (ABORT, NODES, RACE_PROOFS, TAGS, count_node, node_key, node_
                     table_slot)
 from .zones import (and_zone, child_zone_done, leaf_zone, load_zone, node_zone_start, store_zone, zone_fill,
                     zone_prunes)
-from .movegen import C_ZONE_STATE, C_ZONES
+from .movegen import C_LIFE_RULED_OUT, C_ZONE_STATE, C_ZONES
 from .zone_table import zone_class, zone_table_lookup, zone_table_store
 
 # table value (one field): bit 0 exact, bits 1-2 winner, bits 8.. move + 2
@@ -108,6 +109,13 @@ def _drop_known_losses(context, keys, values, depth, n, color, km, reuse):
 @kernel
 def search(context, keys, values, work, color, km, depth):
     """The result (see :func:`solver.rules.pack`) of the node at ``depth``."""
+    # one type signature for the recursive _search (numba's cache mishandles several)
+    return _search(context, keys, values, work, color, km, depth, np.int64(0))
+
+
+@kernel
+def _search(context, keys, values, work, color, km, depth, life_ruled_out):
+    """:func:`search`; ``life_ruled_out``: the parent's generation found the target not pass-alive here."""
     counters = context[C_COUNTERS]
     stop = count_node(counters)
     first_node = counters[NODES]
@@ -134,7 +142,7 @@ def search(context, keys, values, work, color, km, depth):
         return known
     defender = cells[target]
     attacker = 3 - defender
-    if color == attacker and target_lives(context):
+    if color == attacker and life_ruled_out == 0 and target_lives(context):
         # static life: the defender wins whatever the path (solver.life)
         slot = table_claim(keys, values, work, counters, key, 1)
         if slot >= 0:
@@ -158,15 +166,15 @@ def search(context, keys, values, work, color, km, depth):
                 leaf_zone(context, values, slot, zone, False)   # no zone argument for the count yet
             return pack(attacker, INF_DEPTH, claim)
     hint = (entry >> 8) - 2 if entry != 0 else NO_MOVE
-    # Kawano's simulation, as a hint: the move that won the position this one answers to in
-    # the subtree of a sibling already refuted (the same moves played after the sibling's
-    # move instead of this line's); a refutation often holds move for move
+    # Kawano's simulation, as a hint: the move that won the position this one answers to in the subtree of a
+    # sibling already refuted (its moves played after the sibling's move); a refutation often holds move for move
     sibling = context[C_SIBLING]
     delta = sibling[depth]
     if hint == NO_MOVE and delta != 0:
         hint = _twin_hint(keys, values, node_key_after(position ^ delta, color, km, after_pass), color)
 
     n, earliest = generate_moves(context, color, km, depth, hint)
+    life_ruled_out_below = np.int64(context[C_LIFE_RULED_OUT][depth])   # for the board moves' children
     n = _drop_known_losses(context, keys, values, depth, n, color, km, reuse)
     sort_moves(context, depth, n)
     moves = context[C_MOVES][depth]
@@ -213,7 +221,7 @@ def search(context, keys, values, work, color, km, depth):
             else:
                 tags[counters[TAGS]] = tag
                 counters[TAGS] += 1
-                response = search(context, keys, values, work, opp, next_km, depth + 1)
+                response = _search(context, keys, values, work, opp, next_km, depth + 1, np.int64(0))
                 counters[TAGS] -= 1
             if zoned and counters[ABORT] == 0:
                 child_zone_done(context, depth, p, color, km, response, False, looped)
@@ -223,7 +231,7 @@ def search(context, keys, values, work, color, km, depth):
             if captured_target:
                 response = pack(attacker, INF_DEPTH, NO_MOVE)
             else:
-                response = search(context, keys, values, work, opp, km, depth + 1)
+                response = _search(context, keys, values, work, opp, km, depth + 1, life_ruled_out_below)
             if zoned and counters[ABORT] == 0:
                 child_zone_done(context, depth, p, color, km, response, captured_target, False)
             undo_move(context)

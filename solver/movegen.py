@@ -113,6 +113,10 @@ CONTEXT_SLOTS = (
     # the target's liberties as a generation found them: a stamp a cell, int64 [cells + 1]
     # (the last: the counter; mark_target_liberties)
     "liberty_mark",
+    # int64, a cell per depth: 1 where the row at that depth is the defender's and none of
+    # its board moves leaves the target pass-alive (the generation played each and asked),
+    # so the searches need not ask again in the children those moves lead to
+    "life_ruled_out",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
 # C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved
@@ -420,7 +424,8 @@ def _generate(context, color, km, depth, entry):
                 continue
             if count_opponents:
                 opponent_libs = fewest_opponent_liberties(context, min(COUNTED_LIBERTIES, target_libs + 1))
-            own_libs = liberties(context, p, 4)
+            # a defender stone on a liberty of the target joins it: its block's liberties are the target's
+            own_libs = min(target_libs, 4) if color == defender and on_liberty else liberties(context, p, 4)
             code = move_code(pattern, color == defender, captured, target_libs, own_libs, False)
             if pattern_scale > 0.0:
                 score = pattern_scale * _squash(learned_weight(pattern_table, code))
@@ -470,6 +475,8 @@ def _order(context, color, km, depth, hint, entry):
     cutoffs = context[C_CUTOFFS][color]
     defender = context[C_CELLS][context[C_TARGET]]
     is_master = km * sign(color) > 0
+    # every defender move in the cache was asked whether it makes the target pass-alive
+    context[C_LIFE_RULED_OUT][depth] = 1 if color == defender else 0
     n = 0
     earliest = INF_DEPTH
     for i in range(head[G_COUNT]):
@@ -480,6 +487,8 @@ def _order(context, color, km, depth, hint, entry):
         if d <= depth and not is_master:
             continue
         lives = fields[i, G_LIVES] != 0
+        if lives:
+            context[C_LIFE_RULED_OUT][depth] = 0
         if lives and d == INF_DEPTH:
             # the move wins on every path: it is the only one the search needs
             moves[0] = p

@@ -215,6 +215,7 @@ class Solver:
             **self.zone_state.slots(),
             **generation_cache(width, generation_cache_mb),
             liberty_mark=np.zeros(b.cells.size + 1, dtype=np.int64),
+            life_ruled_out=np.zeros(rows, dtype=np.int64),
         )
 
     @property

@@ -20,9 +20,9 @@ import pytest
 
 from solver import BLACK, WHITE, Solver, load_problem
 from solver.problem import ProblemError
-from solver.movegen import (C_MOVE_CODES, C_MOVES, C_SCORES, C_TARGET_LIBERTIES, CUTOFF_SCALE,
-                            CUTOFF_WEIGHT, generate_moves, remove_move, sort_moves)
-from solver.patterns import TARGET_LIBS_LEVELS, code_fields, neighbourhood
+from solver.movegen import (C_LIFE_RULED_OUT, C_MOVE_CODES, C_MOVES, C_SCORES, C_TARGET_LIBERTIES,
+                            CUTOFF_SCALE, CUTOFF_WEIGHT, generate_moves, remove_move, sort_moves, target_lives)
+from solver.patterns import OWN_LIBS_LEVELS, TARGET_LIBS_LEVELS, code_fields, neighbourhood
 from solver.rules import NO_MOVE, PASS
 
 OWN_PROBLEMS = sorted((Path(__file__).resolve().parents[1] / "sgf-problems").glob("eye-shapes/*.sgf"))
@@ -56,6 +56,13 @@ def assert_rows_aligned(solver: Solver, color: int, count: int) -> None:
             assert fields["pattern"][0] == neighbourhood(solver.board.cells, int(moves[i]), solver.board.stride, color)
             assert fields["role"][0] == (color == solver.defender)
             assert fields["target_libs"][0] == min(recounted, TARGET_LIBS_LEVELS - 1)
+            if color == solver.defender:
+                # the moved stone's block: the target's where it joins it (movegen derives that)
+                x, y = solver.board.xy(int(moves[i]))
+                assert solver.play(x, y, color)
+                own = solver.board.liberties(x, y)
+                solver.take_back()
+                assert fields["own_libs"][0] == min(max(own, 1), OWN_LIBS_LEVELS) - 1, (i, own)
 
 
 def test_the_own_problems_are_there():
@@ -144,3 +151,43 @@ def test_the_searches_count_the_winning_moves_of_one_solve(path):
     proved = solver.solve(problem.attacker, algo="dfpn")
     assert proved.winner == verdict.winner
     assert solver.cutoffs.max() < 1000.0 and solver.cutoffs[proved.winner].sum() >= 1
+
+
+def test_the_defenders_rows_say_where_no_move_makes_the_target_pass_alive():
+    """``C_LIFE_RULED_OUT`` lets the searches skip asking a child whether the target is
+    pass-alive: it is set for a defender's row exactly where no board move of the row
+    makes it so (each move played and asked on the board), never for the attacker's.
+    Along random lines of every own problem, each side to move."""
+    rng = random.Random(12)
+    rows = {True: 0, False: 0}
+    for path in sorted(OWN_PROBLEMS[0].parents[1].rglob("*.sgf")):
+        try:
+            problem = load_problem(str(path))
+        except ProblemError:
+            continue
+        solver = Solver(problem)
+        color = problem.to_play
+        for _ in range(14):
+            for side in (color, 3 - color):
+                count, _ = generate_moves(solver.context, side, 0, 0, NO_MOVE)
+                ruled_out = solver.context[C_LIFE_RULED_OUT][0] == 1
+                if side != solver.defender:
+                    assert not ruled_out
+                    continue
+                lives = []
+                for m in solver.context[C_MOVES][0][:count]:
+                    if m != PASS:
+                        assert solver.play(*solver.board.xy(int(m)), side)
+                        lives.append(bool(target_lives(solver.context)))
+                        solver.take_back()
+                assert ruled_out == (not any(lives)), (path.name, lives)
+                rows[ruled_out] += 1
+            count, _ = generate_moves(solver.context, color, 0, 0, NO_MOVE)
+            moves = [int(m) for m in solver.context[C_MOVES][0][:count] if m != PASS]
+            if not moves:
+                break
+            assert solver.play(*solver.board.xy(rng.choice(moves)), color)
+            if solver.target_captured():
+                break
+            color = 3 - color
+    assert rows[True] > 300 and rows[False] > 100, rows
