@@ -49,7 +49,7 @@ from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_OPPONENT_LIBERTIES,
                       C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET,
-                      C_TARGET_LIBERTIES, C_ZONES, C_LIFE_RULED_OUT, CAPTURES_TARGET, LIVES,
+                      C_TARGET_LIBERTIES, C_ZONES, C_LIFE_RULED_OUT, C_PATH_FILTER, CAPTURES_TARGET, LIVES,
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
 from .race import NO_CLAIM, race_verdict
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack, repetition_depth
@@ -166,8 +166,31 @@ def _stack_depth(stack, root, depth, key):
     return INF_DEPTH
 
 
+# The path keys stored in a solve, as bits (C_PATH_FILTER: 2**20 bits, 128 KiB).  A path key
+# is looked for at every visit of a node and of each child, and is seldom there: each miss
+# probes a run of the table, at random in memory.  A clear bit says no entry was stored under
+# the key in this solve, and path keys are salted by the solve, so none from another can
+# match: the filter is cleared as a solve starts and saves those probes (RESULTS.md, "Path
+# keys filtered").  A set bit may be another key's: then the table is probed as before.
+PATH_FILTER_WORDS = 1 << 14
+
+
+@inline_kernel
+def _path_bit(path_filter, path_key):
+    """(word, mask) of ``path_key``'s bit in the filter (the table's slot reads the low bits)."""
+    bit = (path_key >> np.uint64(32)) & np.uint64(path_filter.size * 64 - 1)
+    return np.int64(bit >> np.uint64(6)), np.uint64(1) << (bit & np.uint64(63))
+
+
+@inline_kernel
+def _may_hold(path_filter, path_key):
+    """Whether the table may hold an entry under ``path_key`` (stored in this solve)."""
+    word, mask = _path_bit(path_filter, path_key)
+    return path_filter[word] & mask != np.uint64(0)
+
+
 @kernel
-def _lookup(keys, values, key, path_key, cycle):
+def _lookup(keys, values, key, path_key, cycle, path_filter):
     """(slot, under path key) of what is known about a node on this path; slot -1 if nothing.
 
     A path-independent solution comes first, then what this path stored, then
@@ -176,7 +199,7 @@ def _lookup(keys, values, key, path_key, cycle):
     plain = _slot_of(keys, key)
     if plain >= 0 and _is_solved(values, plain):
         return plain, False
-    own = _slot_of(keys, path_key)
+    own = _slot_of(keys, path_key) if _may_hold(path_filter, path_key) else -1
     if own >= 0:
         return own, True
     return (-1 if cycle < INF_DEPTH else plain), False
@@ -244,7 +267,7 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
             row[i, S_PHI] = INFINITE if mover_defends else 0
             row[i, S_DELTA] = 0 if mover_defends else INFINITE
             continue
-        s, on_path_key = _lookup(keys, values, child_key, child_key ^ signature, cycle)
+        s, on_path_key = _lookup(keys, values, child_key, child_key ^ signature, cycle, context[C_PATH_FILTER])
         if s >= 0:
             _set_child(row, i, values, s, on_path_key or cycle < INF_DEPTH, depth)
         else:
@@ -275,15 +298,17 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
 
 
 @kernel
-def _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, on_path_key, nodes):
+def _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, on_path_key, nodes, path_filter):
     """Record the node's numbers under its path key or its plain key; ``nodes``: what they cost.
     Returns the slot (-1: none), its zone unknown (:func:`solver.dfpn_zones.no_zone`)."""
     if on_path_key:
         slot = table_claim(keys, values, work, counters, path_key, nodes)
+        word, mask = _path_bit(path_filter, path_key)
+        path_filter[word] |= mask
     else:
         slot = table_claim(keys, values, work, counters, key, nodes)
         # a path entry left from an earlier visit must not hide the shared numbers
-        stale = _slot_of(keys, path_key)
+        stale = _slot_of(keys, path_key) if _may_hold(path_filter, path_key) else -1
         if stale >= 0:
             values[stale, V_PHI] = phi
             values[stale, V_DELTA] = delta
@@ -344,7 +369,7 @@ def _simulate(context, keys, values, work, color, prover, km, depth, twin_delta,
         undo_move(context)
         if won:
             slot = _store(keys, values, work, counters, key, key, 0, INFINITE, INF_DEPTH, p, False,
-                          counters[NODES] - first_node + 1)
+                          counters[NODES] - first_node + 1, context[C_PATH_FILTER])
             if context[C_SEARCH_OPTIONS][3] != 0:
                 simulated_win_zone(context, keys, values, slot, depth, p, color, km)
                 if context[C_SEARCH_OPTIONS][3] == 2:
@@ -379,7 +404,7 @@ def _simulate(context, keys, values, work, color, prover, km, depth, twin_delta,
         if not won:
             return False
     slot = _store(keys, values, work, counters, key, key, INFINITE, 0, INF_DEPTH, NO_MOVE, False,
-                  counters[NODES] - first_node + 1)
+                  counters[NODES] - first_node + 1, context[C_PATH_FILTER])
     if context[C_SEARCH_OPTIONS][3] != 0:
         simulated_loss_zone(context, keys, values, slot, depth, n, color, km)
         if context[C_SEARCH_OPTIONS][3] == 2:
@@ -398,7 +423,8 @@ def _settled(context, keys, values, work, counters, key, path_key, color, km, de
     if (color != context[C_CELLS][context[C_TARGET]] and first_visit and life_ruled_out == 0
             and target_lives(context)):
         # static life: the defender wins whatever the path (solver.life)
-        slot = _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
+        slot = _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1,
+                      context[C_PATH_FILTER])
         if context[C_SEARCH_OPTIONS][3] != 0:
             leaf_life_zone(context, values, slot, depth)
         return True, INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
@@ -413,9 +439,11 @@ def _settled(context, keys, values, work, counters, key, path_key, color, km, de
             # the attacker captures the target whatever the path (solver.race)
             counters[RACE_PROOFS] += 1
             if claim == NO_MOVE:   # the defender to move loses
-                _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1)
+                _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1,
+                       context[C_PATH_FILTER])
                 return True, INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
-            _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, claim, False, 1)
+            _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, claim, False, 1,
+                   context[C_PATH_FILTER])
             return True, np.int64(0), INFINITE, INF_DEPTH, claim
     return False, np.int64(1), np.int64(1), 0, NO_MOVE
 
@@ -544,7 +572,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     after_pass = depth > 0 and context[C_PATH][depth - 1] == position
     key = node_key_after(position, color, km, after_pass)
     path_key = key ^ signature
-    known, _ = _lookup(keys, values, key, path_key, cycle)
+    known, _ = _lookup(keys, values, key, path_key, cycle, context[C_PATH_FILTER])
     if known >= 0 and _is_solved(values, known):
         return values[known, V_PHI], values[known, V_DELTA], values[known, V_REPD], values[known, V_MOVE]
     zoned = context[C_SEARCH_OPTIONS][3]     # relevance zones (solver.dfpn_zones): 1, 2 with the table
@@ -554,7 +582,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
             phi = np.int64(0) if hit & 3 == color else INFINITE
             move = (hit >> 8) - 2 if phi == 0 else NO_MOVE
             slot = _store(keys, values, work, counters, key, path_key, phi, INFINITE - phi, INF_DEPTH, move,
-                          False, 1)
+                          False, 1, context[C_PATH_FILTER])
             keep_zone(values, slot, context[C_ZONES][depth])
             return phi, INFINITE - phi, INF_DEPTH, move
     settled, phi, delta, repd, move = _settled(context, keys, values, work, counters, key, path_key, color, km,
@@ -571,7 +599,8 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     if n > 0 and context[C_SCORES][depth][0] >= CAPTURES_TARGET:
         # the attacker captures the target (only where the target starts in
         # atari: the defender never leaves it there), which ends the search
-        slot = _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, moves[0], False, 1)
+        slot = _store(keys, values, work, counters, key, path_key, 0, INFINITE, INF_DEPTH, moves[0], False, 1,
+                      context[C_PATH_FILTER])
         if zoned:
             capture_zone(context, values, slot, depth, moves[0], color)
         return np.int64(0), INFINITE, INF_DEPTH, moves[0]
@@ -643,7 +672,7 @@ def _mid(context, keys, values, work, scratch, stack, root, signature, color, km
     repd, move = _node_result(context, row, moves, context[C_DEPTHS][depth], n, phi, delta, best, earliest, cycle,
                               color)
     slot = _store(keys, values, work, counters, key, path_key, phi, delta, repd, move, repd <= depth + 1,
-                  counters[NODES] - first_node + 1)
+                  counters[NODES] - first_node + 1, context[C_PATH_FILTER])
     if zoned and (phi == 0 or delta == 0) and repd > depth + 1:
         solved_zone(context, keys, values, row, n, color, km, depth, phi == 0, slot)
         if zoned == 2:

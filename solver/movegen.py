@@ -117,6 +117,9 @@ CONTEXT_SLOTS = (
     # its board moves leaves the target pass-alive (the generation played each and asked),
     # so the searches need not ask again in the children those moves lead to
     "life_ruled_out",
+    # df-pn's path keys stored in this solve, as bits of a filter (uint64 words, a power of two):
+    # a clear bit means no entry under that path key, and the table is not probed for it
+    "path_filter",
 )
 SearchContext = namedtuple("SearchContext", CONTEXT_SLOTS)
 # C_CELLS = 0, C_SAFE = 1, ...: made from the names, so that a slot added, removed or moved

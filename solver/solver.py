@@ -216,6 +216,7 @@ class Solver:
             **generation_cache(width, generation_cache_mb),
             liberty_mark=np.zeros(b.cells.size + 1, dtype=np.int64),
             life_ruled_out=np.zeros(rows, dtype=np.int64),
+            path_filter=np.zeros(dfpn.PATH_FILTER_WORDS, dtype=np.uint64),
         )
 
     @property
@@ -294,6 +295,7 @@ class Solver:
             else:
                 # the same product numpy's uint64 would give, wrapped without its overflow warning
                 salt = np.uint64(0x5851F42D4C957F2D * (self.solves + 1) % 2**64)
+                self.context.path_filter[:] = 0   # the path keys are this solve's (salted): none stored yet
                 result = self.run_search(table, max_nodes, lambda: dfpn.solve(
                     self.context, table.keys, table.values, table.work, self.dfpn_scratch, salt, to_play, km,
                     depth), cpu_until)
