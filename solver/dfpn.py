@@ -167,7 +167,7 @@ def _stack_depth(stack, root, depth, key):
 
 
 # The path keys stored in a solve, as bits (C_PATH_FILTER: 2**20 bits, 128 KiB).  A path key
-# is looked for at every visit of a node and of each child, and is seldom there: each miss
+# is looked for at every visit of a node and of each child; where none was stored, each look
 # probes a run of the table, at random in memory.  A clear bit says no entry was stored under
 # the key in this solve, and path keys are salted by the solve, so none from another can
 # match: the filter is cleared as a solve starts and saves those probes (RESULTS.md, "Path

@@ -85,13 +85,11 @@ def test_target_liberties_and_codes_follow_their_moves_through_sort_and_removal(
             assert_rows_aligned(solver, color, count)
 
 
-def test_target_liberties_along_random_lines_of_every_own_problem():
-    """The generation derives the target's liberties after a move that captures nothing
-    from those before it, and counts them after the others: along random lines of every
-    own problem (captures, merged blocks, the wall), each side to move, both are the
-    board's."""
-    rng = random.Random(11)
-    checked = 0
+def positions_along_random_lines(seed: int, moves_a_line: int = 14):
+    """(problem file, solver, colour) at each position of a random line of generated moves
+    from every own problem (captures, merged blocks, the wall), the solver's board there;
+    the line ends where the target is captured or the mover has no board move."""
+    rng = random.Random(seed)
     for path in sorted(OWN_PROBLEMS[0].parents[1].rglob("*.sgf")):
         try:
             problem = load_problem(str(path))
@@ -99,11 +97,8 @@ def test_target_liberties_along_random_lines_of_every_own_problem():
             continue
         solver = Solver(problem)
         color = problem.to_play
-        for _ in range(14):
-            for side in (color, 3 - color):
-                count, _ = generate_moves(solver.context, side, 0, 0, NO_MOVE)
-                assert_rows_aligned(solver, side, count)
-                checked += count
+        for _ in range(moves_a_line):
+            yield path, solver, color
             count, _ = generate_moves(solver.context, color, 0, 0, NO_MOVE)
             moves = [int(m) for m in solver.context[C_MOVES][0][:count] if m != PASS]
             if not moves:
@@ -112,6 +107,18 @@ def test_target_liberties_along_random_lines_of_every_own_problem():
             if solver.target_captured():
                 break
             color = 3 - color
+
+
+def test_target_liberties_along_random_lines_of_every_own_problem():
+    """The generation derives the target's liberties after a move that captures nothing
+    from those before it, and counts them after the others: along random lines of every
+    own problem, each side to move, both are the board's."""
+    checked = 0
+    for _, solver, color in positions_along_random_lines(11):
+        for side in (color, 3 - color):
+            count, _ = generate_moves(solver.context, side, 0, 0, NO_MOVE)
+            assert_rows_aligned(solver, side, count)
+            checked += count
     assert checked > 5_000, checked
 
 
@@ -158,36 +165,20 @@ def test_the_defenders_rows_say_where_no_move_makes_the_target_pass_alive():
     pass-alive: it is set for a defender's row exactly where no board move of the row
     makes it so (each move played and asked on the board), never for the attacker's.
     Along random lines of every own problem, each side to move."""
-    rng = random.Random(12)
     rows = {True: 0, False: 0}
-    for path in sorted(OWN_PROBLEMS[0].parents[1].rglob("*.sgf")):
-        try:
-            problem = load_problem(str(path))
-        except ProblemError:
-            continue
-        solver = Solver(problem)
-        color = problem.to_play
-        for _ in range(14):
-            for side in (color, 3 - color):
-                count, _ = generate_moves(solver.context, side, 0, 0, NO_MOVE)
-                ruled_out = solver.context[C_LIFE_RULED_OUT][0] == 1
-                if side != solver.defender:
-                    assert not ruled_out
-                    continue
-                lives = []
-                for m in solver.context[C_MOVES][0][:count]:
-                    if m != PASS:
-                        assert solver.play(*solver.board.xy(int(m)), side)
-                        lives.append(bool(target_lives(solver.context)))
-                        solver.take_back()
-                assert ruled_out == (not any(lives)), (path.name, lives)
-                rows[ruled_out] += 1
-            count, _ = generate_moves(solver.context, color, 0, 0, NO_MOVE)
-            moves = [int(m) for m in solver.context[C_MOVES][0][:count] if m != PASS]
-            if not moves:
-                break
-            assert solver.play(*solver.board.xy(rng.choice(moves)), color)
-            if solver.target_captured():
-                break
-            color = 3 - color
+    for path, solver, color in positions_along_random_lines(12):
+        for side in (color, 3 - color):
+            count, _ = generate_moves(solver.context, side, 0, 0, NO_MOVE)
+            ruled_out = solver.context[C_LIFE_RULED_OUT][0] == 1
+            if side != solver.defender:
+                assert not ruled_out
+                continue
+            lives = []
+            for m in solver.context[C_MOVES][0][:count]:
+                if m != PASS:
+                    assert solver.play(*solver.board.xy(int(m)), side)
+                    lives.append(bool(target_lives(solver.context)))
+                    solver.take_back()
+            assert ruled_out == (not any(lives)), (path.name, lives)
+            rows[ruled_out] += 1
     assert rows[True] > 300 and rows[False] > 100, rows
