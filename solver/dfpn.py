@@ -47,13 +47,14 @@ from numba import njit
 
 from .jit import inline_kernel, kernel
 from .board import EMPTY
+from .eye_room import static_capture
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_OPPONENT_LIBERTIES,
                       C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET,
                       C_TARGET_LIBERTIES, C_ZONES, C_LIFE_RULED_OUT, C_PATH_FILTER, CAPTURES_TARGET, LIVES,
                       generate_moves, play_move, prior_share, sort_moves, target_lives, undo_move)
-from .race import NO_CLAIM, race_verdict
+from .race import NO_CLAIM
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack, repetition_depth
-from .table import (ABORT, NODES, RACE_PROOFS, SIMULATED, SIMULATIONS, TAGS, count_node, node_key,
+from .table import (ABORT, NODES, SIMULATED, SIMULATIONS, TAGS, count_node, node_key,
                     node_key_after, table_claim, table_slot)
 from .dfpn_zones import (capture_zone, leaf_life_zone, keep_zone, no_zone, prune_by_null, simulated_loss_zone,
                          simulated_win_zone, solved_zone, stored_zone, table_hit, table_keep)
@@ -430,14 +431,13 @@ def _settled(context, keys, values, work, counters, key, path_key, color, km, de
         return True, INFINITE, np.int64(0), INF_DEPTH, NO_MOVE
     if depth > MAX_DEPTH:
         return True, INFINITE, np.int64(0), 0, NO_MOVE
-    if context[C_RACE][0] != 0 and first_visit:
-        # the race count, on a node's first visit only: a node df-pn expands again had no claim
-        # then (counted on every visit, it took 1.29 of the time on the reference problems,
-        # 1.13 so: RESULTS.md, "Capturing races read by counting")
-        claim = race_verdict(context, color, km, depth)
+    if first_visit:
+        # the race count and no room for two eyes, on a node's first visit only: a node df-pn
+        # expands again had no claim then (the count on every visit took 1.29 of the time on the
+        # reference problems, 1.13 so: RESULTS.md, "Capturing races read by counting")
+        claim = static_capture(context, color, km, depth)
         if claim != NO_CLAIM:
-            # the attacker captures the target whatever the path (solver.race)
-            counters[RACE_PROOFS] += 1
+            # the attacker captures the target whatever the path (solver.race, solver.eye_room)
             if claim == NO_MOVE:   # the defender to move loses
                 _store(keys, values, work, counters, key, path_key, INFINITE, 0, INF_DEPTH, NO_MOVE, False, 1,
                        context[C_PATH_FILTER])

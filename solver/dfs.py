@@ -21,13 +21,14 @@ import numpy as np
 
 from .jit import inline_kernel, kernel
 from .board import EMPTY
+from .eye_room import static_capture
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_PATH,
-                      C_RACE, C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET, KNOWN_WIN,
+                      C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET, KNOWN_WIN,
                       generate_moves, play_move, record_cut, remove_move, sort_moves, target_lives, undo_move)
-from .race import NO_CLAIM, race_verdict
+from .race import NO_CLAIM
 from .rules import (INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, pack,
                     pass_loop_depth, repd_of, sign, winner_of)
-from .table import (ABORT, NODES, RACE_PROOFS, TAGS, count_node, node_key, node_key_after, table_claim,
+from .table import (ABORT, NODES, TAGS, count_node, node_key, node_key_after, table_claim,
                     table_slot)
 from .zones import (and_zone, child_zone_done, leaf_zone, load_zone, node_zone_start, store_zone, zone_fill,
                     zone_prunes)
@@ -154,17 +155,15 @@ def _search(context, keys, values, work, color, km, depth, life_ruled_out):
         if zoned:
             zone_fill(context, zone)
         return pack(opp, 0, NO_MOVE)
-    if context[C_RACE][0] != 0:
-        claim = race_verdict(context, color, km, depth)
-        if claim != NO_CLAIM:
-            # the race count: the attacker captures the target whatever the path (solver.race)
-            counters[RACE_PROOFS] += 1
-            slot = table_claim(keys, values, work, counters, key, 1)
-            if slot >= 0:
-                values[slot, 0] = _entry(_EXACT, attacker, claim)
-            if zoned:
-                leaf_zone(context, values, slot, zone, False)   # no zone argument for the count yet
-            return pack(attacker, INF_DEPTH, claim)
+    claim = static_capture(context, color, km, depth)
+    if claim != NO_CLAIM:
+        # the race count or no room for two eyes: the attacker captures the target whatever the path
+        slot = table_claim(keys, values, work, counters, key, 1)
+        if slot >= 0:
+            values[slot, 0] = _entry(_EXACT, attacker, claim)
+        if zoned:
+            leaf_zone(context, values, slot, zone, False)   # no zone argument for the count yet
+        return pack(attacker, INF_DEPTH, claim)
     hint = (entry >> 8) - 2 if entry != 0 else NO_MOVE
     # Kawano's simulation, as a hint: the move that won the position this one answers to in the subtree of a
     # sibling already refuted (its moves played after the sibling's move); a refutation often holds move for move

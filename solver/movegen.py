@@ -74,9 +74,10 @@ CONTEXT_SLOTS = (
     # where DFS records the moves of the nodes it cuts (record_cut; a single row: it
     # records nothing), and the rows and cuts so far (RECORD_ROWS, RECORD_CUTS)
     "record", "record_count",
-    # int64 [2]: [0] 1 where the searches end a node whose capturing race the count settles
+    # int64 [3]: [0] 1 where the searches end a node whose capturing race the count settles
     # (solver.race), 0 where not; [1] the cost df-pn gives the defender's race lead in a
-    # fresh child's first numbers (0: none, and the opponents' liberties are not counted)
+    # fresh child's first numbers (0: none, and the opponents' liberties are not counted);
+    # [2] 1 where they end a node whose target has no room for two eyes (solver.eye_room)
     "race",
     # a row per depth beside moves: the fewest liberties of the attacker's blocks beside the
     # target without a wall stone after each move, counted only where race[1] is set and

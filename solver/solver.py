@@ -14,6 +14,7 @@ import numpy as np
 from . import dfpn, dfs
 from .area import DEFAULT_MAX_AREA, search_area
 from .board import BLACK, EMPTY, color_letter
+from .eye_room import no_room_verdict
 from .movegen import COUNTED_LIBERTIES, DEFAULT_GENERATION_CACHE_MB, DEFAULT_PRIOR_WEIGHT, MAX_PRIOR_WEIGHT, \
     RECORD_FIELDS, SearchContext, generation_cache
 from .patterns import PATTERN_SCALE, MovePatterns, default_table
@@ -21,8 +22,8 @@ from .principal_variation import PrincipalVariation, principal_variation
 from .problem import Problem, sgf_point
 from .race import NO_CLAIM, RaceCount, race_count
 from .rules import MAX_DEPTH, PASS, move_of, repd_of, winner_of
-from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, ABORT_TIME_LIMIT, COUNTERS_SIZE, MAX_NODES,
-                    NODES, RACE_PROOFS, TABLE_CAPPED, TABLE_COUNT, TAGS, DEFAULT_MAX_TABLE_MB, Table)
+from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TABLE_FULL, ABORT_TIME_LIMIT, COUNTERS_SIZE, EYE_ROOM_PROOFS,
+                    MAX_NODES, NODES, RACE_PROOFS, TABLE_CAPPED, TABLE_COUNT, TAGS, DEFAULT_MAX_TABLE_MB, Table)
 from .time_limit import cpu_limit
 from .zones import ZoneArrays
 
@@ -112,7 +113,9 @@ class Solver:
     sample of the nodes it cuts into ``record`` (:func:`solver.movegen.record_cut`;
     ``record_count`` says how many rows are filled), from which the weights are fitted.
     ``race`` lets both searches end a node whose capturing race the liberty count settles
-    (:mod:`solver.race`); off, they read the race out.  ``race_lead_cost`` > 0 makes df-pn
+    (:mod:`solver.race`); off, they read the race out.  ``eye_room`` names the searches
+    that end a defender's node whose target has no room for two eyes (:mod:`solver.eye_room`;
+    DFS pays more for asking than it saves).  ``race_lead_cost`` > 0 makes df-pn
     start a fresh child's proof number higher by that much per liberty the defender leads
     the race against its weakest opponent (:data:`solver.dfpn.RACE_LEAD_COST`; 0: not
     counted).  ``sibling_hints`` lets both searches try first, below a refuted sibling, the
@@ -135,12 +138,15 @@ class Solver:
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
-                 race: bool = True, race_lead_cost: int = 0, sibling_hints: bool = True,
+                 race: bool = True, eye_room: tuple[str, ...] = ("dfpn",), race_lead_cost: int = 0, sibling_hints: bool = True,
                  simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False,
                  zone_table: bool = False, zone_pruning: bool = False,
                  first_numbers: tuple[int, int] = (dfpn.RANK_COST, dfpn.LIBERTY_COST),
                  generation_cache_mb: float = DEFAULT_GENERATION_CACHE_MB):
         self.problem = problem
+        if set(eye_room) - set(ALGORITHMS):
+            raise ValueError(f"eye_room names searches of {ALGORITHMS}, not {eye_room!r}")
+        self.eye_room = tuple(eye_room)
         self.area = search_area(problem, max_area)
         self.board = problem.board()
         for x, y in zip(*np.nonzero(self.area.safe.T)):
@@ -205,7 +211,7 @@ class Solver:
             move_codes=np.zeros((rows, width), dtype=np.int32),
             record=self.record,
             record_count=self.record_count,
-            race=np.array([1 if race else 0, race_lead_cost], dtype=np.int64),
+            race=np.array([1 if race else 0, race_lead_cost, 0], dtype=np.int64),
             opponent_liberties=np.full((rows, width), COUNTED_LIBERTIES, dtype=np.int32),
             sibling=self.sibling,
             search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0,
@@ -223,6 +229,11 @@ class Solver:
     def race_proofs(self) -> int:
         """Nodes of the last solve that the race count settled (:mod:`solver.race`)."""
         return int(self.counters[RACE_PROOFS])
+
+    @property
+    def eye_room_proofs(self) -> int:
+        """Nodes of the last solve that the no-room rule settled (:mod:`solver.eye_room`)."""
+        return int(self.counters[EYE_ROOM_PROOFS])
 
     @property
     def area_size(self) -> int:
@@ -269,6 +280,7 @@ class Solver:
         """
         if algo not in ALGORITHMS:
             raise ValueError(f"algorithm must be one of {ALGORITHMS}, not {algo!r}")
+        self.context.race[2] = 1 if algo in self.eye_room else 0
         if self.target_captured():
             raise ValueError("the target has been captured")
         km = ko_master_value(ko_master, self.defender)
@@ -359,6 +371,17 @@ class Solver:
         verdict, x, e, s, y, blocks, room = race_count(self.context, to_play, km, depth)
         move = self.board.xy(int(verdict)) if verdict >= 0 else None
         return RaceCount(verdict != NO_CLAIM, move, int(x), int(e), int(s), int(y), int(blocks), int(room))
+
+    def no_room(self, to_play: int, ko_master: str = "attacker") -> tuple[bool, tuple[int, int] | None]:
+        """Whether the no-room rule proves the attacker captures the target in the current
+        position with ``to_play`` moving (:mod:`solver.eye_room`), and the attacker's winning
+        move as (x, y) when it is to move; the moves played on this solver as the path."""
+        km = ko_master_value(ko_master, self.defender)
+        depth = len(self.history)
+        self.context.path[:depth] = self.history
+        self.counters[TAGS] = 0
+        verdict = no_room_verdict(self.context, to_play, km, depth)
+        return verdict != NO_CLAIM, (self.board.xy(int(verdict)) if verdict >= 0 else None)
 
     def principal_variation(self, color: int, ko_master: str = "attacker", max_nodes: int = 0,
                             max_moves: int | None = None) -> PrincipalVariation:

@@ -30,7 +30,9 @@ from .jit import inline_kernel, kernel
 NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED, RACE_PROOFS = 0, 1, 2, 3, 4, 5, 6
 # df-pn's simulations (solver.dfpn._simulate): siblings tried, siblings proved so
 SIMULATIONS, SIMULATED = 7, 8
-COUNTERS_SIZE = 9
+# nodes the no-room rule settled (solver.eye_room)
+EYE_ROOM_PROOFS = 9
+COUNTERS_SIZE = 10
 ABORT_NODE_BUDGET, ABORT_TABLE_FULL, ABORT_TIME_LIMIT = 1, 2, 3
 
 PROBES = 64
