@@ -35,15 +35,22 @@ search, each side to move.
 from __future__ import annotations
 
 from .board import BORDER, EMPTY, _next_stamp
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_IN_AREA, C_LABELS, C_MARK, C_META, C_RACE, C_SAFE, C_STACK, C_STRIDE,
                       C_TARGET)
-from .race import _TARGET, _WALL, NO_CLAIM, _claim, _flood_attacker, _flood_defender, race_verdict
+from .race import _TARGET, _WALL, NO_CLAIM, _claim, _flood_attacker, race_verdict
 from .table import EYE_ROOM_PROOFS, RACE_PROOFS
 
 # labels[] roles of R's points outside T and of T's liberties once counted (valid where
 # mark[] holds the rule's stamp; apart from solver.race's roles, whose floods this reuses)
 _REACHED, _COUNTED = 9, 10
+
+
+@inline_kernel
+def _beside(cells, p, stride, color):
+    """Whether a stone of ``color`` stands beside p."""
+    return (cells[p - 1] == color or cells[p + 1] == color or cells[p - stride] == color
+            or cells[p + stride] == color)
 
 
 @kernel
@@ -62,65 +69,71 @@ def no_room_verdict(context, color, km, depth):
     defender = cells[target]
     attacker = 3 - defender
     stamp = _next_stamp(mark, context[C_META])
-    # R into stack[:n], T's stones first; stops at the second interior point
-    t_end = _flood_defender(cells, mark, labels, stack, stride, target, 0, stamp, _TARGET)
-    n = t_end
+    # T's block into stack[:t_end]; R's other points from the top of the stack down, into
+    # stack[low:]; each counted as it is found, so that the second interior point ends it
+    mark[target] = stamp
+    labels[target] = _TARGET
+    stack[0] = target
+    t_end = 1
+    size = stack.size
+    low = size
     interior = 0
     i = 0
-    while i < n:
-        r = stack[i]
-        i += 1
-        walled = False
+    j = size
+    while i < t_end or j > low:
+        if i < t_end:        # T's stones first: a defender stone beside one is T's
+            r = stack[i]
+            i += 1
+        else:
+            j -= 1
+            r = stack[j]
         for q in (r - 1, r + 1, r - stride, r + stride):
             c = cells[q]
-            if c == BORDER:
-                continue
-            if c == attacker:
-                walled = True
+            if c == BORDER or c == attacker or mark[q] == stamp:
                 continue
             if in_area[q] == 0:
                 return NO_CLAIM          # R reaches beyond the area
-            if mark[q] != stamp:
-                mark[q] = stamp
-                labels[q] = _REACHED
-                stack[n] = q
-                n += 1
-        if i > t_end and not walled:
-            interior += 1
-            if interior > 1:
-                return NO_CLAIM
-    # every attacker block beside R must be wall (its stones go after R in the stack)
-    top = n
-    for j in range(n):
-        r = stack[j]
+            mark[q] = stamp
+            if c == defender and j == size:
+                labels[q] = _TARGET
+                stack[t_end] = q
+                t_end += 1
+                continue
+            labels[q] = _REACHED
+            low -= 1
+            stack[low] = q
+            if not _beside(cells, q, stride, attacker):
+                interior += 1
+                if interior > 1:
+                    return NO_CLAIM
+    # every attacker block beside T or R must be wall (its stones go after T's in the stack)
+    top = t_end
+    for k in range(t_end + size - low):
+        r = stack[k] if k < t_end else stack[low + k - t_end]
         for q in (r - 1, r + 1, r - stride, r + stride):
             if cells[q] == attacker and not (mark[q] == stamp and labels[q] == _WALL):
                 start = top
                 top, walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
                 if not walled:
                     return NO_CLAIM
-                for k in range(start, top):
-                    labels[stack[k]] = _WALL
+                for m in range(start, top):
+                    labels[stack[m]] = _WALL
     # T's liberties: one beside the wall (filled for good) and the interior one
     t_libs = 0
     outside_point = -1
     eye_point = -1
-    for j in range(t_end):
-        r = stack[j]
+    for k in range(t_end):
+        r = stack[k]
         for q in (r - 1, r + 1, r - stride, r + stride):
             if cells[q] != EMPTY or labels[q] == _COUNTED:
                 continue
             labels[q] = _COUNTED          # counted once
             t_libs += 1
-            beside_wall = False
-            for u in (q - 1, q + 1, q - stride, q + stride):
-                if cells[u] == attacker:
-                    beside_wall = True
-            if beside_wall:
+            if _beside(cells, q, stride, attacker):
                 outside_point = q
             else:
                 eye_point = q
-    return _claim(context, color == attacker, km, depth, attacker, n - t_end, t_libs, outside_point, -1,
+    return _claim(context, color == attacker, km, depth, attacker, size - low, t_libs, outside_point, -1,
                   eye_point)
 
 
@@ -128,8 +141,8 @@ def no_room_verdict(context, color, km, depth):
 def static_capture(context, color, km, depth):
     """The static proofs that the attacker captures the target, each where the solver's
     switches (``C_RACE``) turn it on: the race count (:mod:`solver.race`), then this module's
-    rule with the defender to move.  As :func:`no_room_verdict` answers; a proof is counted (``RACE_PROOFS``,
-    ``EYE_ROOM_PROOFS``)."""
+    rule with the defender to move.  As :func:`no_room_verdict` answers; a proof is counted
+    (``RACE_PROOFS``, ``EYE_ROOM_PROOFS``)."""
     switches = context[C_RACE]
     counters = context[C_COUNTERS]
     if switches[0] != 0:

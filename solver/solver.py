@@ -115,7 +115,7 @@ class Solver:
     ``race`` lets both searches end a node whose capturing race the liberty count settles
     (:mod:`solver.race`); off, they read the race out.  ``eye_room`` names the searches
     that end a defender's node whose target has no room for two eyes (:mod:`solver.eye_room`;
-    DFS pays more for asking than it saves).  ``race_lead_cost`` > 0 makes df-pn
+    DFS gains nothing from asking: RESULTS.md, "No room for two eyes").  ``race_lead_cost`` > 0 makes df-pn
     start a fresh child's proof number higher by that much per liberty the defender leads
     the race against its weakest opponent (:data:`solver.dfpn.RACE_LEAD_COST`; 0: not
     counted).  ``sibling_hints`` lets both searches try first, below a refuted sibling, the
@@ -138,7 +138,8 @@ class Solver:
 
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
-                 race: bool = True, eye_room: tuple[str, ...] = ("dfpn",), race_lead_cost: int = 0, sibling_hints: bool = True,
+                 race: bool = True, eye_room: tuple[str, ...] = ("dfpn",), race_lead_cost: int = 0,
+                 sibling_hints: bool = True,
                  simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False,
                  zone_table: bool = False, zone_pruning: bool = False,
                  first_numbers: tuple[int, int] = (dfpn.RANK_COST, dfpn.LIBERTY_COST),

@@ -234,16 +234,17 @@ def test_a_guided_solve_clears_its_prior_and_leaves_unguided_counts_alone(guide)
 # heuristic's order (move_patterns=False) and, since, in the shipped patterns' order, each
 # without the race count (race=False) and, since it came, with it (solver.race; since the
 # race's room came, counting it); each of
-# those without the sibling hints (sibling_hints=False) and, since they came, with them:
+# those without the sibling hints (sibling_hints=False) and, since they came, with them;
+# df-pn's, since no room for two eyes came, with it (solver.eye_room):
 # (problem, colour first, algorithm) → (liberty heuristic, patterns; the same with the
 # count; those four with the hints).
 UNGUIDED_NODES = {
     ("cc1/900.sgf", BLACK, "dfs"): (12803, 3573, 4318, 2380, 5785, 1968, 980, 870),
-    ("cc1/900.sgf", BLACK, "dfpn"): (9130, 6336, 1323, 1559, 8956, 5711, 1296, 1603),
+    ("cc1/900.sgf", BLACK, "dfpn"): (1387, 2045, 1323, 1559, 1573, 1981, 1296, 1603),
     ("gop/10963.sgf", WHITE, "dfs"): (2955, 1350, 2836, 912, 2567, 1167, 2093, 1088),
-    ("gop/10963.sgf", WHITE, "dfpn"): (1147, 757, 600, 722, 1140, 693, 543, 703),
+    ("gop/10963.sgf", WHITE, "dfpn"): (753, 1159, 600, 723, 931, 1006, 543, 688),
     ("gop/13419.sgf", BLACK, "dfs"): (6902, 9024, 5783, 8636, 6885, 9863, 5640, 9954),
-    ("gop/13419.sgf", BLACK, "dfpn"): (10733, 7935, 14098, 8847, 13326, 9700, 9841, 9216),
+    ("gop/13419.sgf", BLACK, "dfpn"): (10412, 8336, 9642, 8839, 13187, 9267, 9865, 9213),
 }
 
 
