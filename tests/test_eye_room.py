@@ -33,6 +33,16 @@ WRITTEN = [
         "XXXXXO",
         "OOOOOO",
     ], False),
+    ("an eye of two points: not claimed (the rule asks one point at most)", [
+        "..XX@.O",
+        "XXXXXOO",
+        "OOOOOO.",
+    ], False),
+    ("a straight three: the defender to move lives", [
+        "...X@.O",
+        "XXXXXOO",
+        "OOOOOO.",
+    ], False),
     ("an attacker stone beside the room that is not wall", [
         "X.XO.O",
         "XX@XOO",
