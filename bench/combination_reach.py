@@ -52,7 +52,6 @@ WAYS = {
     "dfpn-guide-lead": ("dfpn", {"race_lead_cost": RACE_LEAD_COST}, "shipped"),
     "dfpn-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, None),
     "dfpn-sim-no-eye-room": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "eye_room": ()}, None),
-    "dfs-eye-room": ("dfs", {"eye_room": ("dfs",)}, None),
     "dfpn-sim-64": ("dfpn", {"simulation_nodes": SIMULATION_NODES // 4}, None),
     "dfpn-sim-1k": ("dfpn", {"simulation_nodes": SIMULATION_NODES * 4}, None),
     "dfpn-sim-4k": ("dfpn", {"simulation_nodes": SIMULATION_NODES * 16}, None),

@@ -362,14 +362,18 @@ class Solver:
                 return result
             table.grow()
 
-    def race_count(self, to_play: int, ko_master: str = "attacker") -> RaceCount:
-        """The liberty count of the target's capturing race in the current position with
-        ``to_play`` moving (:mod:`solver.race`), the moves played on this solver as the path."""
-        km = ko_master_value(ko_master, self.defender)
+    def _static_frame(self, ko_master: str) -> tuple[int, int]:
+        """(km, depth) for asking a static proof of the current position outside a solve: the
+        moves played on this solver as the path, no pass situation on it."""
         depth = len(self.history)
         self.context.path[:depth] = self.history
         self.counters[TAGS] = 0
-        verdict, x, e, s, y, blocks, room = race_count(self.context, to_play, km, depth)
+        return ko_master_value(ko_master, self.defender), depth
+
+    def race_count(self, to_play: int, ko_master: str = "attacker") -> RaceCount:
+        """The liberty count of the target's capturing race in the current position with
+        ``to_play`` moving (:mod:`solver.race`), the moves played on this solver as the path."""
+        verdict, x, e, s, y, blocks, room = race_count(self.context, to_play, *self._static_frame(ko_master))
         move = self.board.xy(int(verdict)) if verdict >= 0 else None
         return RaceCount(verdict != NO_CLAIM, move, int(x), int(e), int(s), int(y), int(blocks), int(room))
 
@@ -377,11 +381,7 @@ class Solver:
         """Whether the no-room rule proves the attacker captures the target in the current
         position with ``to_play`` moving (:mod:`solver.eye_room`), and the attacker's winning
         move as (x, y) when it is to move; the moves played on this solver as the path."""
-        km = ko_master_value(ko_master, self.defender)
-        depth = len(self.history)
-        self.context.path[:depth] = self.history
-        self.counters[TAGS] = 0
-        verdict = no_room_verdict(self.context, to_play, km, depth)
+        verdict = no_room_verdict(self.context, to_play, *self._static_frame(ko_master))
         return verdict != NO_CLAIM, (self.board.xy(int(verdict)) if verdict >= 0 else None)
 
     def principal_variation(self, color: int, ko_master: str = "attacker", max_nodes: int = 0,
