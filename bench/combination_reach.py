@@ -39,7 +39,7 @@ from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings   # no
 from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import Solver, load_problem   # noqa: E402
-from solver.dfpn import LIBERTY_COST, RACE_LEAD_COST, RANK_COST, SIMULATION_NODES   # noqa: E402
+from solver.dfpn import EYE_SPACE_COST, LIBERTY_COST, RACE_LEAD_COST, RANK_COST, SIMULATION_NODES   # noqa: E402
 
 # way: (search, the Solver's options, guide: None, "shipped" or "other" (--other-guide));
 # the race count and sibling hints are on in all
@@ -59,6 +59,10 @@ WAYS = {
     "dfpn-sim-rank4k": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (4096, LIBERTY_COST)}, None),
     "dfpn-sim-lib16": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (RANK_COST, 16)}, None),
     "dfpn-sim-lib256": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "first_numbers": (RANK_COST, 256)}, None),
+    "dfpn-sim-eye": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "eye_space_cost": EYE_SPACE_COST}, None),
+    "dfpn-sim-eye256": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "eye_space_cost": EYE_SPACE_COST * 4}, None),
+    "dfpn-sim-eye1k": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "eye_space_cost": EYE_SPACE_COST * 16},
+                       None),
     "dfpn-sim-uncached": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "generation_cache_mb": 0}, None),
     "dfs-uncached": ("dfs", {"generation_cache_mb": 0}, None),
     "dfpn-guide-sim": ("dfpn", {"simulation_nodes": SIMULATION_NODES}, "shipped"),

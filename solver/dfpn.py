@@ -48,6 +48,7 @@ from numba import njit
 from .jit import inline_kernel, kernel
 from .board import EMPTY
 from .eye_room import static_capture
+from .eye_space import interior_taken, mark_interior
 from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES, C_MOVES, C_OPPONENT_LIBERTIES,
                       C_PATH, C_PRIOR, C_RACE, C_SCORES, C_SIBLING, C_SEARCH_OPTIONS, C_TAGS, C_TARGET,
                       C_TARGET_LIBERTIES, C_ZONES, C_LIFE_RULED_OUT, C_PATH_FILTER, CAPTURES_TARGET, LIVES,
@@ -105,6 +106,17 @@ RANK_COST = np.int64(1024)
 # points hold").  Read from the context as RANK_COST is.
 LIBERTY_COST = np.int64(64)
 ESCAPE_LIBERTIES = 4
+# Eye space in a fresh child's delta (Solver(eye_space_cost=...), off by default, on in
+# enclose's time pass; Tsumego Explorer's evaluation): the interior points a move leaves the
+# defender (solver.eye_space), counted up to EYE_ROOM_POINTS: a defender move's delta (its
+# own proof through the child) costs the points it leaves short of that, an attacker
+# move's the points it leaves, each times EYE_SPACE_COST, so the search stays longer with
+# the moves that make or take eye space.  On unsettled readings of 17-23 points 64 took
+# 0.66 and 0.85 of the CPU on two draws (256: 0.64 and 0.89; 1024 settled fewer), on the
+# reference problems 1.13 (the flood a node); in phi (the opponent's proof) instead, the same
+# count settled fewer readings (RESULTS.md, "Eye space in df-pn's first numbers").
+EYE_ROOM_POINTS = 6
+EYE_SPACE_COST = 64
 # A race lead (Solver(race_lead_cost=...), movegen.C_RACE[1]; off by default): where the
 # defender leads the race against its weakest opponent (the attacker's blocks beside the
 # target without a wall stone, movegen.fewest_opponent_liberties), by the target's
@@ -241,6 +253,9 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
     race_cost = context[C_RACE][1]
     rank_cost = context[C_SEARCH_OPTIONS][5]
     liberty_cost = context[C_SEARCH_OPTIONS][6]
+    eye_cost = context[C_SEARCH_OPTIONS][7]
+    eye_stamp = 0                 # the interior's flood, made at the first fresh child
+    interior = 0
     prior = context[C_PRIOR][color]
     share = prior_share(context)
     opp = 3 - color
@@ -294,6 +309,14 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
                 row[i, S_DELTA] = 1 + np.int64(rank_cost * i * (1.0 - share * prior[moves[i]]) ** 2)
             else:
                 row[i, S_DELTA] = 1 + rank_cost * i
+            if eye_cost > 0 and moves[i] != PASS:
+                if eye_stamp == 0:
+                    eye_stamp, interior = mark_interior(context)
+                left = interior - interior_taken(context, eye_stamp, moves[i], not mover_defends)
+                if mover_defends:
+                    row[i, S_DELTA] += eye_cost * max(0, EYE_ROOM_POINTS - left)
+                else:
+                    row[i, S_DELTA] += eye_cost * min(left, EYE_ROOM_POINTS)
             row[i, S_REPD] = cycle
             row[i, S_ON_PATH_KEY] = 1 if cycle < INF_DEPTH else 0
 

@@ -86,13 +86,14 @@ CONTEXT_SLOTS = (
     # uint64, a cell per depth: the hash difference between the node's position and the one
     # it answers to in the subtree of a sibling already refuted (0: none)
     "sibling",
-    # int64 [7], the searches' switches and df-pn's costs: [0] 1 where they take a move from that position
+    # int64 [8], the searches' switches and df-pn's costs: [0] 1 where they take a move from that position
     # (sibling hints, solver.dfs); [1] df-pn's simulation budget (solver.dfpn._simulate;
     # 0: off); [2] 0 where DFS reuses no stored result (Solver(reuse_exact=False), the
     # judge of graph-history interaction); [3] 1 where DFS computes relevance zones, 2
     # where it keeps a zone table besides; [4] 1 where DFS prunes a lost node's moves
     # outside its null move's zone (solver.zones.zone_prunes); [5] and [6] the rank and
-    # liberty costs of df-pn's first numbers (solver.dfpn.RANK_COST, LIBERTY_COST)
+    # liberty costs of df-pn's first numbers (solver.dfpn.RANK_COST, LIBERTY_COST); [7] its
+    # eye space cost (solver.dfpn.EYE_ROOM_POINTS; 0: off)
     "search_options",
     # relevance zones (solver.zones), computed where search_options[3] is 1 (elsewhere
     # one-element placeholders): each cell's bit in the universe (-1 outside), int32; the

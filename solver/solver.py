@@ -130,7 +130,8 @@ class Solver:
     at once (:mod:`solver.zone_table`); ``zone_pruning``: and leaves unsearched a lost
     node's moves outside its null move's zone (:func:`solver.zones.zone_prunes`).
     ``first_numbers``: the rank and liberty costs of df-pn's fresh children
-    (:data:`solver.dfpn.RANK_COST`, :data:`solver.dfpn.LIBERTY_COST`), for measuring others.
+    (:data:`solver.dfpn.RANK_COST`, :data:`solver.dfpn.LIBERTY_COST`), for measuring others;
+    ``eye_space_cost`` > 0 adds the eye space a move leaves (:data:`solver.dfpn.EYE_ROOM_POINTS`).
     ``generation_cache_mb``: the memory that keeps the moves a node's position allows for
     its next visit (:func:`solver.movegen.generate_moves`; 0: generated at each visit), the
     nodes unchanged.  The verdict is the same either way.
@@ -142,7 +143,7 @@ class Solver:
                  sibling_hints: bool = True,
                  simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False,
                  zone_table: bool = False, zone_pruning: bool = False,
-                 first_numbers: tuple[int, int] = (dfpn.RANK_COST, dfpn.LIBERTY_COST),
+                 first_numbers: tuple[int, int] = (dfpn.RANK_COST, dfpn.LIBERTY_COST), eye_space_cost: int = 0,
                  generation_cache_mb: float = DEFAULT_GENERATION_CACHE_MB):
         self.problem = problem
         if set(eye_room) - set(ALGORITHMS):
@@ -217,7 +218,8 @@ class Solver:
             sibling=self.sibling,
             search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0,
                                      2 if zone_table else 1 if relevance_zones else 0,
-                                     1 if zone_pruning else 0, first_numbers[0], first_numbers[1]],
+                                     1 if zone_pruning else 0, first_numbers[0], first_numbers[1],
+                                     eye_space_cost],
                                     dtype=np.int64),
             **self.zone_state.slots(),
             **generation_cache(width, generation_cache_mb),

@@ -1,12 +1,17 @@
-"""df-pn's first numbers at other costs (``Solver(first_numbers=...)``): the order and the
-effort change, the verdicts never do.  The own problems, each side first, each ko master."""
+"""df-pn's first numbers at other costs (``Solver(first_numbers=...)``, ``eye_space_cost``):
+the order and the effort change, the verdicts never do.  The own problems, each side first,
+each ko master; the eye space's count on a written position."""
 from __future__ import annotations
 
 import itertools
 
+from pipeline.symmetries import transform, transform_point
 from solver import BLACK, WHITE, Solver
 from solver.dfpn import LIBERTY_COST, RANK_COST
-from tests.test_race import _own_problems
+from solver.eye_space import interior_taken, mark_interior
+from tests.test_race import SIZE, _own_problems, _parse, _solver
+
+EYE_COST = 64
 
 
 def test_other_costs_change_the_nodes_never_the_verdict():
@@ -29,3 +34,39 @@ def test_other_costs_change_the_nodes_never_the_verdict():
 def test_the_default_costs_are_the_constants():
     solver = Solver(_own_problems()[0])
     assert list(solver.context.search_options[5:7]) == [RANK_COST, LIBERTY_COST]
+
+
+def test_eye_space_changes_the_nodes_never_the_verdict():
+    """Tsumego Explorer's evaluation (solver.eye_space) in the first numbers, on and off."""
+    settled = moved = 0
+    problems = _own_problems()
+    for problem in problems:
+        for side, ko_master in itertools.product((BLACK, WHITE), ("attacker", "defender")):
+            verdicts = [Solver(problem, eye_space_cost=cost).solve(side, ko_master=ko_master, algo="dfpn",
+                                                                    max_nodes=300_000)
+                        for cost in (0, EYE_COST)]
+            winners = {v.winner for v in verdicts} - {None}
+            assert len(winners) <= 1, (problem.source, side, ko_master, [v.winner for v in verdicts])
+            settled += all(v.winner is not None for v in verdicts)
+            moved += verdicts[0].nodes != verdicts[1].nodes
+    assert settled >= 4 * len(problems) - 8 and moved >= len(problems), (settled, moved)
+
+
+# X defender, @ target, O attacker: the interior is the two points on the left (the one
+# beside the attacker's stone is not); (point, by the attacker, points taken)
+EYE_SPACE_ROWS = ["..X@.O",
+                  "XXXXOO",
+                  "OOOOO."]
+TAKEN = [((1, 0), True, 2), ((1, 0), False, 1), ((0, 0), True, 2), ((4, 0), True, 0), ((4, 0), False, 0)]
+
+
+def test_the_interior_and_what_a_stone_takes_in_every_orientation_and_colour():
+    for defender in (BLACK, WHITE):
+        stones, (tx, ty) = _parse(EYE_SPACE_ROWS, defender)
+        for symmetry in range(8):
+            solver = _solver(transform(stones, symmetry), transform_point(tx, ty, symmetry, SIZE))
+            stamp, interior = mark_interior(solver.context)
+            assert interior == 2, (defender, symmetry)
+            for (x, y), by_attacker, taken in TAKEN:
+                p = solver.board.point(*transform_point(x, y, symmetry, SIZE))
+                assert interior_taken(solver.context, stamp, p, by_attacker) == taken, (x, y, by_attacker, symmetry)

@@ -22,7 +22,7 @@ from pipeline.enclose.frame import DEFAULT_REACH, Frame, Point, block_of, blocks
 from pipeline.enclose.living_wall import THICKNESSES, is_strong, living_frame
 from solver import Problem, ProblemError, Solver, Verdict
 from solver.area import SearchArea, search_area
-from solver.dfpn import SIMULATION_NODES
+from solver.dfpn import EYE_SPACE_COST, SIMULATION_NODES
 
 # What a reading found, from the side to play's point of view.
 FITS = "fits"                  # wins first, loses second, the book's move wins
@@ -61,7 +61,8 @@ class Order:
     ``cpu_until`` stops every solve once the thread's CPU clock (:func:`time.thread_time`)
     reaches it (None: no time limit; :mod:`solver.time_limit`).  ``solvers``, when given,
     keeps each frame's solver, tables and all, for the next reading of the same frame.
-    ``simulation_nodes`` is df-pn's simulation budget (``Solver``; 0: off); ``zones`` turns
+    ``simulation_nodes`` is df-pn's simulation budget (``Solver``; 0: off), ``eye_space_cost``
+    its first numbers' eye space (``Solver``; 0: off); ``zones`` turns
     on the relevance zones' table and pruning (``Solver``: the same verdicts).
     """
 
@@ -72,13 +73,15 @@ class Order:
     cpu_until: float | None = None
     solvers: dict | None = field(default=None, compare=False)
     simulation_nodes: int = 0
+    eye_space_cost: int = 0
     zones: bool = False
 
     def solver(self, problem: Problem, max_area: int, ko_master: str = "attacker") -> Solver:
         """A solver of ``problem`` (a fresh one, or the one kept for its frame and ko master)."""
         def new() -> Solver:
             return Solver(problem, max_area=max_area, move_patterns=self.move_patterns,
-                          simulation_nodes=self.simulation_nodes, zone_table=self.zones,
+                          simulation_nodes=self.simulation_nodes, eye_space_cost=self.eye_space_cost,
+                          zone_table=self.zones,
                           zone_pruning=self.zones)
 
         if self.solvers is None:
@@ -164,7 +167,8 @@ LISTING_ALGO = "dfpn"
 # simulation on (solver.dfpn.SIMULATION_NODES).  On 40 book readings of 17-23 points that
 # enclose had left unsettled, 10 CPU seconds each, DFS settled 16 and df-pn 23 (RESULTS.md,
 # "Reach at equal CPU"); the simulation then settled 23 of 40 against df-pn's 19 without it,
-# in 0.91 of its CPU where both settled.
+# in 0.91 of its CPU where both settled.  Its first numbers read the eye space too
+# (solver.dfpn.EYE_SPACE_COST): 0.66 and 0.85 of the CPU on two draws of such readings.
 TIME_ALGO = "dfpn"
 # The time goes to the smallest unsettled region and those at most this many points larger;
 # a larger one is read once these have settled.  Every round gives each region read the
@@ -248,7 +252,8 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
     another region settles in a fraction of it.
     Each frame keeps its solver from round to round, so a round goes on from the proofs and
     numbers of the last.  Returns the index of the region that fits, or None."""
-    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={}, simulation_nodes=SIMULATION_NODES)
+    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={}, simulation_nodes=SIMULATION_NODES,
+                    eye_space_cost=EYE_SPACE_COST)
     budget = max_nodes   # a first pass without a node budget leaves nothing unsettled
     while time.thread_time() < cpu_until:
         budget = min(budget * ESCALATION, MAX_ROUND_NODES)
