@@ -93,7 +93,7 @@ CONTEXT_SLOTS = (
     # where it keeps a zone table besides; [4] 1 where DFS prunes a lost node's moves
     # outside its null move's zone (solver.zones.zone_prunes); [5] and [6] the rank and
     # liberty costs of df-pn's first numbers (solver.dfpn.RANK_COST, LIBERTY_COST); [7] its
-    # eye space cost (solver.dfpn.EYE_ROOM_POINTS; 0: off)
+    # eye space cost (solver.dfpn.EYE_SPACE_COST; 0: off)
     "search_options",
     # relevance zones (solver.zones), computed where search_options[3] is 1 (elsewhere
     # one-element placeholders): each cell's bit in the universe (-1 outside), int32; the

@@ -131,7 +131,8 @@ class Solver:
     node's moves outside its null move's zone (:func:`solver.zones.zone_prunes`).
     ``first_numbers``: the rank and liberty costs of df-pn's fresh children
     (:data:`solver.dfpn.RANK_COST`, :data:`solver.dfpn.LIBERTY_COST`), for measuring others;
-    ``eye_space_cost`` > 0 adds the eye space a move leaves (:data:`solver.dfpn.EYE_ROOM_POINTS`).
+    ``eye_space_cost`` > 0 adds the eye space a move leaves to them (:data:`solver.dfpn.EYE_SPACE_COST`;
+    0, the default: not counted).
     ``generation_cache_mb``: the memory that keeps the moves a node's position allows for
     its next visit (:func:`solver.movegen.generate_moves`; 0: generated at each visit), the
     nodes unchanged.  The verdict is the same either way.
