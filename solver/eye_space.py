@@ -13,10 +13,12 @@ search, never for a verdict (:func:`solver.dfpn._prepare_children`).
 from __future__ import annotations
 
 from .board import BORDER, EMPTY, _next_stamp
+from .eye_room import _beside
 from .jit import inline_kernel, kernel
 from .movegen import C_CELLS, C_IN_AREA, C_LABELS, C_MARK, C_META, C_STACK, C_STRIDE, C_TARGET
 
-# labels[] of the flood's points (valid where mark[] holds its stamp)
+# labels[] of the flood's points (valid where mark[] holds its stamp; every point the flood
+# marks is labelled, so that no label of an earlier flood reads as interior)
 _SEEN, _INTERIOR = 12, 13
 
 
@@ -51,8 +53,7 @@ def mark_interior(context):
             labels[q] = _SEEN
             stack[top] = q
             top += 1
-            if c == EMPTY and not (cells[q - 1] == attacker or cells[q + 1] == attacker
-                                   or cells[q - stride] == attacker or cells[q + stride] == attacker):
+            if c == EMPTY and not _beside(cells, q, stride, attacker):
                 labels[q] = _INTERIOR
                 interior += 1
     return stamp, interior

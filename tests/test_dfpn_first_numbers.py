@@ -14,19 +14,27 @@ from tests.test_race import SIZE, _own_problems, _parse, _solver
 EYE_COST = 64
 
 
-def test_other_costs_change_the_nodes_never_the_verdict():
+def _same_winners(problems, options: list[dict]) -> tuple[int, int]:
+    """Each own problem, side first and ko master solved by df-pn under each of ``options``
+    (Solver keywords): the winners agree.  Returns (cases settled every way, cases whose
+    node counts differ)."""
     settled = moved = 0
-    problems = _own_problems()
     for problem in problems:
         for side, ko_master in itertools.product((BLACK, WHITE), ("attacker", "defender")):
-            verdicts = [Solver(problem, first_numbers=costs).solve(side, ko_master=ko_master, algo="dfpn",
-                                                                     max_nodes=300_000)
-                        for costs in ((RANK_COST, LIBERTY_COST), (RANK_COST // 4, LIBERTY_COST * 4),
-                                      (RANK_COST * 4, LIBERTY_COST // 4))]
+            verdicts = [Solver(problem, **kw).solve(side, ko_master=ko_master, algo="dfpn", max_nodes=300_000)
+                        for kw in options]
             winners = {v.winner for v in verdicts} - {None}
             assert len(winners) <= 1, (problem.source, side, ko_master, [v.winner for v in verdicts])
             settled += all(v.winner is not None for v in verdicts)
             moved += len({v.nodes for v in verdicts}) > 1
+    return settled, moved
+
+
+def test_other_costs_change_the_nodes_never_the_verdict():
+    problems = _own_problems()
+    settled, moved = _same_winners(problems, [
+        {"first_numbers": costs} for costs in ((RANK_COST, LIBERTY_COST), (RANK_COST // 4, LIBERTY_COST * 4),
+                                               (RANK_COST * 4, LIBERTY_COST // 4))])
     # the costs reach the search (the node counts move), and the cases are settled, not skipped
     assert settled >= 4 * len(problems) - 8 and moved >= 2 * len(problems), (settled, moved)
 
@@ -38,17 +46,8 @@ def test_the_default_costs_are_the_constants():
 
 def test_eye_space_changes_the_nodes_never_the_verdict():
     """Tsumego Explorer's evaluation (solver.eye_space) in the first numbers, on and off."""
-    settled = moved = 0
     problems = _own_problems()
-    for problem in problems:
-        for side, ko_master in itertools.product((BLACK, WHITE), ("attacker", "defender")):
-            verdicts = [Solver(problem, eye_space_cost=cost).solve(side, ko_master=ko_master, algo="dfpn",
-                                                                    max_nodes=300_000)
-                        for cost in (0, EYE_COST)]
-            winners = {v.winner for v in verdicts} - {None}
-            assert len(winners) <= 1, (problem.source, side, ko_master, [v.winner for v in verdicts])
-            settled += all(v.winner is not None for v in verdicts)
-            moved += verdicts[0].nodes != verdicts[1].nodes
+    settled, moved = _same_winners(problems, [{"eye_space_cost": cost} for cost in (0, EYE_COST)])
     assert settled >= 4 * len(problems) - 8 and moved >= len(problems), (settled, moved)
 
 
