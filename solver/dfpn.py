@@ -56,7 +56,7 @@ from .movegen import (C_CELLS, C_COUNTERS, C_CUTOFFS, C_DEPTHS, C_HASH, C_HASHES
 from .race import NO_CLAIM
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE, PASS, km_after_pass, pack, repetition_depth
 from .table import (ABORT, NODES, SIMULATED, SIMULATIONS, TAGS, count_node, node_key,
-                    node_key_after, table_claim, table_slot)
+                    node_key_after, prefetch_slot, table_claim, table_slot)
 from .dfpn_zones import (capture_zone, leaf_life_zone, keep_zone, no_zone, prune_by_null, simulated_loss_zone,
                          simulated_win_zone, solved_zone, stored_zone, table_hit, table_keep)
 # the layouts, also read as solver.dfpn.SCRATCH_FIELDS and VALUE_FIELDS
@@ -261,6 +261,10 @@ def _prepare_children(context, keys, values, scratch, stack, root, n, color, km,
     opp = 3 - color
     row = scratch[depth]
     path[depth] = position
+    for i in range(n):
+        # every move's child is looked up below: ask for their slots at once
+        if moves[i] != PASS:
+            prefetch_slot(keys, values, node_key_after(hashes[i], opp, km, False))
     for i in range(n):
         row[i, S_KM] = km
         row[i, S_SOLVED] = 0
@@ -496,6 +500,11 @@ def _read_children(keys, values, row, moves, hashes, n, opp, child_signature, de
     best_phi = INFINITE
     second = INFINITE
     refuted = -1
+    if not first:
+        # the unsolved children are read below: ask for their slots at once
+        for i in range(n):
+            if row[i, S_SOLVED] == 0 and row[i, S_ON_PATH_KEY] == 0:
+                prefetch_slot(keys, values, node_key_after(hashes[i], opp, row[i, S_KM], moves[i] == PASS))
     for i in range(n):
         if not first and row[i, S_SOLVED] == 0:
             child_key = node_key_after(hashes[i], opp, row[i, S_KM], moves[i] == PASS)

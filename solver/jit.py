@@ -34,9 +34,11 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from numba import njit
-from numba.core import config
+from llvmlite import ir
+from numba import njit, types
+from numba.core import cgutils, config
 from numba.core.caching import UserProvidedCacheLocator
+from numba.extending import intrinsic
 
 _PACKAGE = Path(__file__).resolve().parent
 _STAMP_NAME = "numba-sources.sha256"
@@ -98,6 +100,31 @@ kernel = njit(cache=True, _nrt=False, nogil=True)
 
 #: the same, inlined into its callers (tiny helpers on the hottest paths)
 inline_kernel = njit(cache=True, _nrt=False, inline="always")
+
+
+@intrinsic
+def prefetch(typingctx, array, index):
+    """Ask the processor to bring ``array[index]`` into its cache, without waiting for it
+    (``llvm.prefetch``): a search about to read several table slots at random asks for all of
+    them first, so that their memory latencies overlap.  No effect on any value."""
+    if not isinstance(array, types.Array) or not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        array_type = signature.args[0]
+        data = context.make_array(array_type)(context, builder, args[0])
+        at = context.cast(builder, args[1], signature.args[1], types.intp)
+        pointer = cgutils.get_item_pointer(context, builder, array_type, data, [at], wraparound=False,
+                                           boundscheck=False)
+        byte_pointer = ir.IntType(8).as_pointer()
+        i32 = ir.IntType(32)
+        function = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(ir.VoidType(), [byte_pointer, i32, i32, i32]), "llvm.prefetch.p0")
+        # a read (0), kept in every cache level (3), of data (1)
+        builder.call(function, [builder.bitcast(pointer, byte_pointer), i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    return types.void(array, index), codegen
 
 
 #: the entry points every solve calls, as numba names their cache index (``<module>.<function>-<line>``)

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .jit import inline_kernel, kernel
+from .jit import inline_kernel, kernel, prefetch
 
 # counters[] slots shared by the searches (RACE_PROOFS: nodes the race count settled).
 NODES, MAX_NODES, ABORT, TABLE_COUNT, TAGS, TABLE_CAPPED, RACE_PROOFS = 0, 1, 2, 3, 4, 5, 6
@@ -77,6 +77,16 @@ def node_key_after(position_hash, color, km, after_pass):
     """:func:`node_key`, told apart for a node reached by a pass if ``after_pass``."""
     key = node_key(position_hash, color, km)
     return key ^ _AFTER_PASS if after_pass else key
+
+
+@inline_kernel
+def prefetch_slot(keys, values, key):
+    """Start loading ``key``'s home slot, its key and its values (:func:`solver.jit.prefetch`):
+    df-pn asks for all its children's slots before it reads any, so that their memory
+    latencies overlap (RESULTS.md, "df-pn asks for its children's slots at once")."""
+    i = np.int64(key & np.uint64(keys.size - 1))
+    prefetch(keys, i)
+    prefetch(values[i], 0)
 
 
 @kernel

@@ -58,3 +58,26 @@ def test_a_stale_cache_is_dropped_and_a_current_one_kept(tmp_path):
     (folder / "dfs.search-1.py311.nbi").write_bytes(b"machine code")
     jit.drop_stale_cache(folder, "today's hash")
     assert (folder / "dfs.search-1.py311.nbi").exists()
+
+
+def test_prefetch_emits_the_processors_prefetch_and_changes_no_value():
+    import numpy as np
+    from numba import njit
+
+    from solver.jit import prefetch
+
+    @njit(cache=False)
+    def ask_then_sum(table, slots):
+        for s in slots:
+            prefetch(table, s)
+        total = 0
+        for s in slots:
+            total += table[s]
+        return total
+
+    table = np.arange(1 << 12, dtype=np.uint64)
+    slots = np.array([5, 4000, 17, 5], dtype=np.int64)
+    assert ask_then_sum(table, slots) == 5 + 4000 + 17 + 5
+    assert np.array_equal(table, np.arange(1 << 12, dtype=np.uint64))
+    machine_code = "\n".join(ask_then_sum.inspect_asm().values())
+    assert "prefetch" in machine_code
