@@ -7,11 +7,9 @@ import itertools
 
 from pipeline.symmetries import transform, transform_point
 from solver import BLACK, WHITE, Solver
-from solver.dfpn import LIBERTY_COST, RANK_COST
+from solver.dfpn import EYE_SPACE_COST, LIBERTY_COST, RANK_COST
 from solver.eye_space import interior_taken, mark_interior
 from tests.test_race import SIZE, _own_problems, _parse, _solver
-
-EYE_COST = 64
 
 
 def _same_winners(problems, options: list[dict]) -> tuple[int, int]:
@@ -47,7 +45,7 @@ def test_the_default_costs_are_the_constants():
 def test_eye_space_changes_the_nodes_never_the_verdict():
     """Tsumego Explorer's evaluation (solver.eye_space) in the first numbers, on and off."""
     problems = _own_problems()
-    settled, moved = _same_winners(problems, [{"eye_space_cost": cost} for cost in (0, EYE_COST)])
+    settled, moved = _same_winners(problems, [{"eye_space_cost": cost} for cost in (0, EYE_SPACE_COST)])
     assert settled >= 4 * len(problems) - 8 and moved >= len(problems), (settled, moved)
 
 

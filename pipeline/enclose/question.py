@@ -81,8 +81,7 @@ class Order:
         def new() -> Solver:
             return Solver(problem, max_area=max_area, move_patterns=self.move_patterns,
                           simulation_nodes=self.simulation_nodes, eye_space_cost=self.eye_space_cost,
-                          zone_table=self.zones,
-                          zone_pruning=self.zones)
+                          zone_table=self.zones, zone_pruning=self.zones)
 
         if self.solvers is None:
             return new()
@@ -170,6 +169,9 @@ LISTING_ALGO = "dfpn"
 # in 0.91 of its CPU where both settled.  Its first numbers read the eye space too
 # (solver.dfpn.EYE_SPACE_COST): 0.66 and 0.85 of the CPU on two draws of such readings.
 TIME_ALGO = "dfpn"
+# Its Solver options (Order's fields of the same names); bench.gotools_check's
+# --algo dfpn-time-pass checks the verdicts of this very search.
+TIME_OPTIONS = {"simulation_nodes": SIMULATION_NODES, "eye_space_cost": EYE_SPACE_COST}
 # The time goes to the smallest unsettled region and those at most this many points larger;
 # a larger one is read once these have settled.  Every round gives each region read the
 # same node budget, and a search area a few points larger needs many times the nodes.
@@ -252,8 +254,7 @@ def spend_time(stones: np.ndarray, groups: list[list[tuple[Point, Frame]]], read
     another region settles in a fraction of it.
     Each frame keeps its solver from round to round, so a round goes on from the proofs and
     numbers of the last.  Returns the index of the region that fits, or None."""
-    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={}, simulation_nodes=SIMULATION_NODES,
-                    eye_space_cost=EYE_SPACE_COST)
+    timed = replace(order, algo=TIME_ALGO, cpu_until=cpu_until, solvers={}, **TIME_OPTIONS)
     budget = max_nodes   # a first pass without a node budget leaves nothing unsettled
     while time.thread_time() < cpu_until:
         budget = min(budget * ESCALATION, MAX_ROUND_NODES)
