@@ -51,26 +51,20 @@ _ALL = ~np.uint64(0)
 
 
 @kernel
-def _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, enough, links, partners):
+def _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, enough):
     """Regions beside the target block that are enclosed and whose empty points all touch it.
 
     Counting stops at ``enough``.  Those are the only regions that can be
     vital to the target, so fewer than two rule out its life.  A region's flood
     stops at its first point that rules it out (in a fight, the open area around
     the target does at once); a later flood that meets a point of a stopped one is
-    in the same region and stops too.  With ``links``, the blocks linked to the target
-    (:func:`_join_linked_blocks`, ``partners`` its scratch) count as its
-    stones, and a region holding a link point is no candidate.
+    in the same region and stops too.
     """
     defender = cells[target]
     # the target block's stones go first in the queue, marked with the block's stamp;
     # each region's flood takes a later stamp of its own
     stones = collect_block(cells, mark, queue, meta, stride, target)
     block_stamp = meta[META_STAMP]
-    if links:
-        stones = _join_linked_blocks(cells, stride, in_area, mark, meta, queue, stones, partners)
-        if stones < 0:
-            return enough   # the stamps wrapped: rule nothing out
     found = 0
     for k in range(stones):
         s = queue[k]
@@ -120,146 +114,12 @@ def _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, enough, l
 
 
 @kernel
-def _linked_partner(cells, stride, in_area, mark, p, defender, block_stamp, partners, found):
-    """The one block other than the target's beside the liberty ``p`` (its index among the
-    ``found`` partners, by their stamps), -1 for none, -2 for two or more or one not met."""
-    one = -1
-    for q in (p - 1, p + 1, p - stride, p + stride):
-        if cells[q] != defender or mark[q] == block_stamp:
-            continue
-        if in_area[q] == 0:
-            return -2
-        j = 0
-        while j < found and partners[j] != mark[q]:
-            j += 1
-        if j == found or (one >= 0 and one != j):
-            return -2
-        one = j
-    return one
-
-
-@kernel
-def _join_linked_blocks(cells, stride, in_area, mark, meta, queue, stones, partners):
-    """Add to the target block's stones (``queue[:stones]``, marked with the last stamp) every
-    defender block *linked* to it: sharing two of its liberties that touch no third block.
-
-    Link points get a stamp of their own (a region flood stops at them, as at a point
-    ruled out); the target's other liberties are unmarked again.  Returns the stones
-    listed, -1 where the stamps wrapped.  ``partners`` is scratch: each block's stamp,
-    then how many liberties it shares alone with the target.
-    """
-    defender = cells[queue[0]]
-    block_stamp = meta[META_STAMP]
-    liberty_stamp = _next_stamp(mark, meta)
-    if liberty_stamp < block_stamp:
-        return -1
-    # the target's liberties, after its stones in the queue
-    top = stones
-    for k in range(stones):
-        s = queue[k]
-        for p in (s - 1, s + 1, s - stride, s + stride):
-            if cells[p] == EMPTY and in_area[p] != 0 and mark[p] != liberty_stamp:
-                mark[p] = liberty_stamp
-                queue[top] = p
-                top += 1
-    # the blocks beside them, each flooded once under a stamp of its own (in the queue
-    # after the liberties, for the time of its flood)
-    found = 0
-    for i in range(stones, top):
-        p = queue[i]
-        for q in (p - 1, p + 1, p - stride, p + stride):
-            if cells[q] == defender and in_area[q] != 0 and mark[q] < block_stamp:
-                stamp = _next_stamp(mark, meta)
-                if stamp < block_stamp:
-                    return -1
-                mark[q] = stamp
-                queue[top] = q
-                n = top + 1
-                j = top
-                while j < n:
-                    s = queue[j]
-                    j += 1
-                    for r in (s - 1, s + 1, s - stride, s + stride):
-                        if cells[r] == defender and mark[r] != stamp:
-                            mark[r] = stamp
-                            queue[n] = r
-                            n += 1
-                partners[found] = stamp
-                found += 1
-    link_stamp = _next_stamp(mark, meta)
-    if link_stamp < block_stamp:
-        return -1
-    for j in range(found):
-        partners[found + j] = 0
-    for i in range(stones, top):
-        j = _linked_partner(cells, stride, in_area, mark, queue[i], defender, block_stamp, partners, found)
-        if j >= 0:
-            partners[found + j] += 1
-    # link points marked, the other liberties unmarked
-    for i in range(stones, top):
-        p = queue[i]
-        j = _linked_partner(cells, stride, in_area, mark, p, defender, block_stamp, partners, found)
-        mark[p] = link_stamp if j >= 0 and partners[found + j] >= 2 else 0
-    # the linked blocks' stones, marked as the target's, go after the liberties, then take
-    # their place in the queue (a link point's stones are the target's and its partner's)
-    n = top
-    for i in range(stones, top):
-        p = queue[i]
-        if mark[p] != link_stamp:
-            continue
-        for q in (p - 1, p + 1, p - stride, p + stride):
-            stamp = mark[q]
-            if cells[q] != defender or stamp == block_stamp:
-                continue
-            mark[q] = block_stamp
-            queue[n] = q
-            k = n
-            n += 1
-            while k < n:
-                s = queue[k]
-                k += 1
-                for r in (s - 1, s + 1, s - stride, s + stride):
-                    if cells[r] == defender and mark[r] == stamp:
-                        mark[r] = block_stamp
-                        queue[n] = r
-                        n += 1
-    for k in range(top, n):
-        queue[stones + k - top] = queue[k]
-    return stones + n - top
-
-
-@kernel
-def _linked_block(cells, stride, in_area, labels, p, defender):
-    """The label of the one block beside the empty point ``p`` other than the target's, where
-    ``p`` also touches the target's block (label 0) and no stone outside the area; else -1."""
-    if cells[p] != EMPTY:
-        return -1
-    target_beside = False
-    other = -1
-    for q in (p - 1, p + 1, p - stride, p + stride):
-        if cells[q] != defender:
-            continue
-        if in_area[q] == 0:
-            return -1
-        b = labels[q]
-        if b == 0:
-            target_beside = True
-        elif other < 0:
-            other = b
-        elif other != b:
-            return -1
-    return other if target_beside else -1
-
-
-@kernel
-def benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target, links):
+def benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target):
     """Benson's algorithm over the area's defender blocks: the blocks kept (bit b for the block
     labelled b, the target's 0), none if the target's block is dropped.  Leaves ``labels``
     with each defender stone's block and each other area point's region (-1: not a region
     vital to a block), and ``border`` and ``vital`` with the regions' blocks
-    (:func:`solver.zones.pass_alive_zone` reads them, without ``links``).  With ``links``,
-    the blocks linked to the target take its label, and a region holding a link point is
-    vital to none (the module's "Links")."""
+    (:func:`solver.zones.pass_alive_zone` reads them)."""
     defender = cells[target]
     stamp = _next_stamp(mark, meta)
     # 1. the defender's blocks in the area, the target's first (label 0)
@@ -285,31 +145,6 @@ def benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border,
                     queue[n] = q
                     n += 1
         blocks += 1
-    # 1b. the blocks linked to the target (two liberties shared with it alone) take its label;
-    # their link points are marked (no stamp is negative: -1 marks none)
-    link_stamp = -1
-    if links and blocks > 1:
-        for b in range(blocks):
-            vital[b] = _NONE    # scratch here: each block's liberties shared with the target alone
-        for k in range(area.size):
-            b = _linked_block(cells, stride, in_area, labels, area[k], defender)
-            if b > 0:
-                vital[b] += _ONE
-        linked = _NONE
-        for b in range(1, blocks):
-            if vital[b] >= np.uint64(2):
-                linked |= _ONE << np.uint64(b)
-        if linked != _NONE:
-            link_stamp = _next_stamp(mark, meta)
-            for k in range(area.size):
-                p = area[k]
-                b = _linked_block(cells, stride, in_area, labels, p, defender)
-                if b > 0 and (linked >> np.uint64(b)) & _ONE != _NONE:
-                    mark[p] = link_stamp
-            for k in range(area.size):
-                p = area[k]
-                if cells[p] == defender and labels[p] > 0 and (linked >> np.uint64(labels[p])) & _ONE != _NONE:
-                    labels[p] = 0
     # 2. the regions: keep, for each enclosed region vital to some block, the
     # blocks bordering it and the blocks it is vital to
     regions = 0
@@ -317,7 +152,6 @@ def benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border,
         p = area[k]
         if cells[p] == defender or mark[p] == stamp:
             continue
-        has_link = mark[p] == link_stamp
         mark[p] = stamp
         queue[0] = p
         n = 1
@@ -339,14 +173,13 @@ def benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border,
                 elif cq == defender:
                     beside |= _ONE << np.uint64(labels[q])
                 elif mark[q] != stamp:
-                    has_link |= mark[q] == link_stamp
                     mark[q] = stamp
                     queue[n] = q
                     n += 1
             bordering |= beside
             if cells[r] == EMPTY:
                 vital_to &= beside
-        if enclosed and not has_link and vital_to != _ALL and vital_to != _NONE:
+        if enclosed and vital_to != _ALL and vital_to != _NONE:
             border[regions] = bordering
             vital[regions] = vital_to
             regions += 1
@@ -378,16 +211,15 @@ def benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border,
 
 
 @kernel
-def target_pass_alive(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target, links):
-    """Whether the target block is pass-alive within the search area (see the module), or with
-    ``links`` alive by its links (the module's "Links").
+def target_pass_alive(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target):
+    """Whether the target block is pass-alive within the search area (see the module).
 
     ``area`` lists the area's points but the target block's stones,
     ``in_area`` marks both; ``labels`` (one a cell), ``border`` and ``vital``
     (one a region: as many as cells) and ``queue`` (one a cell) are scratch.
     """
-    if _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, 2, links, labels) < 2:
+    if _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, 2) < 2:
         return False
-    kept = benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target, links)
+    kept = benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border, vital, target)
     return kept & _ONE != _NONE
 

@@ -77,8 +77,7 @@ CONTEXT_SLOTS = (
     # int64 [3]: [0] 1 where the searches end a node whose capturing race the count settles
     # (solver.race), 0 where not; [1] the cost df-pn gives the defender's race lead in a
     # fresh child's first numbers (0: none, and the opponents' liberties are not counted);
-    # [2] 1 where they end a node whose target has no room for two eyes (solver.eye_room);
-    # [3] 1 where static life counts the blocks linked to the target (solver.life, "Links")
+    # [2] 1 where they end a node whose target has no room for two eyes (solver.eye_room)
     "race",
     # a row per depth beside moves: the fewest liberties of the attacker's blocks beside the
     # target without a wall stone after each move, counted only where race[1] is set and
@@ -229,12 +228,10 @@ def liberties(context, p, cap):
 
 @kernel
 def target_lives(context):
-    """Whether the target is pass-alive, or alive by its links where ``C_RACE[3]`` is set
-    (:mod:`solver.life`): a defender win on every path."""
+    """Whether the target is pass-alive (:mod:`solver.life`): a defender win on every path."""
     return target_pass_alive(context[C_CELLS], context[C_STRIDE], context[C_AREA], context[C_IN_AREA],
                              context[C_MARK], context[C_META], context[C_STACK], context[C_LABELS],
-                             context[C_REGION_BORDER], context[C_REGION_VITAL], context[C_TARGET],
-                             context[C_RACE][3] != 0)
+                             context[C_REGION_BORDER], context[C_REGION_VITAL], context[C_TARGET])
 
 
 @kernel

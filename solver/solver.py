@@ -115,9 +115,7 @@ class Solver:
     ``race`` lets both searches end a node whose capturing race the liberty count settles
     (:mod:`solver.race`); off, they read the race out.  ``eye_room`` names the searches
     that end a defender's node whose target has no room for two eyes (:mod:`solver.eye_room`;
-    DFS gains nothing from asking: RESULTS.md, "No room for two eyes").  ``life_links``: static
-    life counts as the target's the blocks linked to it by two liberties (:mod:`solver.life`,
-    "Links"); off, Benson's pass-alive alone.  ``race_lead_cost`` > 0 makes df-pn
+    DFS gains nothing from asking: RESULTS.md, "No room for two eyes").  ``race_lead_cost`` > 0 makes df-pn
     start a fresh child's proof number higher by that much per liberty the defender leads
     the race against its weakest opponent (:data:`solver.dfpn.RACE_LEAD_COST`; 0: not
     counted).  ``sibling_hints`` lets both searches try first, below a refuted sibling, the
@@ -143,7 +141,6 @@ class Solver:
     def __init__(self, problem: Problem, max_area: int = DEFAULT_MAX_AREA, table_log2: int = 14,
                  max_table_mb: float = DEFAULT_MAX_TABLE_MB, move_patterns=True, record_rows: int = 0,
                  race: bool = True, eye_room: tuple[str, ...] = ("dfpn",), race_lead_cost: int = 0,
-                 life_links: bool = True,
                  sibling_hints: bool = True,
                  simulation_nodes: int = 0, reuse_exact: bool = True, relevance_zones: bool = False,
                  zone_table: bool = False, zone_pruning: bool = False,
@@ -217,7 +214,7 @@ class Solver:
             move_codes=np.zeros((rows, width), dtype=np.int32),
             record=self.record,
             record_count=self.record_count,
-            race=np.array([1 if race else 0, race_lead_cost, 0, 1 if life_links else 0], dtype=np.int64),
+            race=np.array([1 if race else 0, race_lead_cost, 0], dtype=np.int64),
             opponent_liberties=np.full((rows, width), COUNTED_LIBERTIES, dtype=np.int32),
             sibling=self.sibling,
             search_options=np.array([1 if sibling_hints else 0, simulation_nodes, 1 if reuse_exact else 0,

@@ -217,15 +217,14 @@ def pass_alive_zone(context, z):
     """The zone of a pass-alive target (:mod:`solver.life`): the blocks Benson keeps and the
     regions vital to them whose bordering blocks are all kept.  A closed set: in a position
     that agrees with it there, each of those blocks has the same two vital regions (a block
-    may be larger, never with fewer), so Benson keeps them all again.  A target alive only by
-    its links (solver.life) gets the whole universe: sound, and no smaller."""
+    may be larger, never with fewer), so Benson keeps them all again."""
     cells = context[C_CELLS]
     labels = context[C_LABELS]
     border = context[C_REGION_BORDER]
     vital = context[C_REGION_VITAL]
     target = context[C_TARGET]
     kept = benson_kept(cells, context[C_STRIDE], context[C_AREA], context[C_IN_AREA], context[C_MARK],
-                       context[C_META], context[C_STACK], labels, border, vital, target, False)
+                       context[C_META], context[C_STACK], labels, border, vital, target)
     zone_clear(z)
     if kept & _ONE == _ZERO:
         zone_fill(context, z)

@@ -14,7 +14,7 @@ from pipeline.symmetries import transform, transform_point
 from solver import BLACK, WHITE, ProblemError, Solver
 from solver.board import EMPTY
 from solver.life import _candidate_eyes
-from solver.movegen import (C_CELLS, C_IN_AREA, C_LABELS, C_MARK, C_META, C_MOVES, C_STACK, C_STRIDE, C_TARGET,
+from solver.movegen import (C_CELLS, C_IN_AREA, C_MARK, C_META, C_MOVES, C_STACK, C_STRIDE, C_TARGET,
                             generate_moves, target_lives)
 from solver.problem import Problem, _check_legal
 from solver.rules import NO_MOVE
@@ -110,10 +110,9 @@ def parse(rows, defender=BLACK):
 
 
 def solver_for(stones, target, to_play=BLACK) -> Solver:
-    """A solver whose static life is Benson's alone (links: tests/test_life_links.py)."""
     problem = Problem("written", SIZE, np.ascontiguousarray(stones), target, to_play)
     _check_legal(problem)
-    return Solver(problem, life_links=False)
+    return Solver(problem)
 
 
 def orientations(rows):
@@ -238,10 +237,10 @@ def random_pockets(rng, count, heights=(2, 6), fill="..XXXO"):
         yield stones, (tx, ty)
 
 
-def random_walks(rng, count, steps=12, fill="..XXXO"):
-    """Random pockets (``fill`` as there) and a random walk of legal moves in each one's search
-    area (captures included): (solver, target, area) at every step, read before the walk goes on."""
-    for stones, target in random_pockets(rng, count, fill=fill):
+def random_walks(rng, count, steps=12):
+    """Random pockets and a random walk of legal moves in each one's search area (captures
+    included): (solver, target, area) at every step, read before the walk goes on."""
+    for stones, target in random_pockets(rng, count):
         try:
             solver = solver_for(stones, target)
         except ProblemError:
@@ -312,7 +311,7 @@ def test_the_candidate_eyes_filter_counts_as_a_plain_flood_does():
         context = solver.context
         expected = reference_candidate_eyes(solver.board.to_array(), target, area)
         got = _candidate_eyes(context[C_CELLS], context[C_STRIDE], context[C_IN_AREA], context[C_MARK],
-                              context[C_META], context[C_STACK], context[C_TARGET], 64, False, context[C_LABELS])
+                              context[C_META], context[C_STACK], context[C_TARGET], 64)
         assert got == expected, (solver.board.to_array().tolist(), target)
         checked += 1
         with_candidates += got >= 2
