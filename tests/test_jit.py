@@ -4,9 +4,12 @@ import importlib
 import pkgutil
 from pathlib import Path
 
+import numpy as np
+from numba import njit
 from numba.core.registry import CPUDispatcher
 
 import solver
+from solver.jit import prefetch
 
 # Compiled functions that allocate their scratch arrays, so they need numba's
 # reference counting; each runs once per position, solve or board, never per node
@@ -61,11 +64,6 @@ def test_a_stale_cache_is_dropped_and_a_current_one_kept(tmp_path):
 
 
 def test_prefetch_emits_the_processors_prefetch_and_changes_no_value():
-    import numpy as np
-    from numba import njit
-
-    from solver.jit import prefetch
-
     @njit(cache=False)
     def ask_then_sum(table, slots):
         for s in slots:
