@@ -143,7 +143,7 @@ class Board:
 
 
 @inline_kernel
-def _next_stamp(mark, meta):
+def next_stamp(mark, meta):
     meta[META_STAMP] += 1
     if meta[META_STAMP] >= 2**31 - 1:
         mark[:] = 0
@@ -159,7 +159,7 @@ def scan_block(cells, safe, mark, stack, meta, stride, p):
     safe wall stone); otherwise the number of stones, all in stack[:n].
     """
     color = cells[p]
-    stamp = _next_stamp(mark, meta)
+    stamp = next_stamp(mark, meta)
     mark[p] = stamp
     stack[0] = p
     n = 1
@@ -184,7 +184,7 @@ def scan_block(cells, safe, mark, stack, meta, stride, p):
 def collect_block(cells, mark, stack, meta, stride, p):
     """All stones of the block at p into stack[:n]; returns n."""
     color = cells[p]
-    stamp = _next_stamp(mark, meta)
+    stamp = next_stamp(mark, meta)
     mark[p] = stamp
     stack[0] = p
     n = 1
@@ -207,7 +207,7 @@ def count_liberties(cells, safe, mark, stack, meta, stride, p, cap):
     A block holding a safe wall stone counts as having ``cap`` liberties.
     """
     color = cells[p]
-    stamp = _next_stamp(mark, meta)
+    stamp = next_stamp(mark, meta)
     mark[p] = stamp
     stack[0] = p
     n = 1

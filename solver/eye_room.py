@@ -25,7 +25,7 @@ removed), R only shrinks and T only grows, so I never grows: the defender's
 moves, passes and captures of its own stones change none of it.  The line ends
 within twice R's points less T's plies, checked against the depth cap.  Where
 the defender is to move, the claim is made only where the count's own guards
-allow it (:func:`solver.race._claim`: no pass situation on the path repeats the
+allow it (:func:`solver.race.counted_claim`: no pass situation on the path repeats the
 position, the attacker ko master where T's last liberty is interior), so the
 win holds on every path and is stored as exact, as the race count's is.
 
@@ -34,11 +34,11 @@ search, each side to move.
 """
 from __future__ import annotations
 
-from .board import BORDER, EMPTY, _next_stamp
+from .board import BORDER, EMPTY, next_stamp
 from .jit import inline_kernel, kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_IN_AREA, C_LABELS, C_MARK, C_META, C_RACE, C_SAFE, C_STACK, C_STRIDE,
                       C_TARGET)
-from .race import _TARGET, _WALL, NO_CLAIM, _claim, _flood_attacker, race_verdict
+from .race import ROLE_TARGET, ROLE_WALL, NO_CLAIM, counted_claim, flood_attacker, race_verdict
 from .table import EYE_ROOM_PROOFS, RACE_PROOFS
 
 # labels[] roles of R's points outside T and of T's liberties once counted (valid where
@@ -47,7 +47,7 @@ _REACHED, _COUNTED = 9, 10
 
 
 @inline_kernel
-def _beside(cells, p, stride, color):
+def stone_beside(cells, p, stride, color):
     """Whether a stone of ``color`` stands beside p."""
     return (cells[p - 1] == color or cells[p + 1] == color or cells[p - stride] == color
             or cells[p + stride] == color)
@@ -68,11 +68,11 @@ def no_room_verdict(context, color, km, depth):
     target = context[C_TARGET]
     defender = cells[target]
     attacker = 3 - defender
-    stamp = _next_stamp(mark, context[C_META])
+    stamp = next_stamp(mark, context[C_META])
     # T's block into stack[:t_end]; R's other points from the top of the stack down, into
     # stack[low:]; each counted as it is found, so that the second interior point ends it
     mark[target] = stamp
-    labels[target] = _TARGET
+    labels[target] = ROLE_TARGET
     stack[0] = target
     t_end = 1
     size = stack.size
@@ -95,14 +95,14 @@ def no_room_verdict(context, color, km, depth):
                 return NO_CLAIM          # R reaches beyond the area
             mark[q] = stamp
             if c == defender and j == size:
-                labels[q] = _TARGET
+                labels[q] = ROLE_TARGET
                 stack[t_end] = q
                 t_end += 1
                 continue
             labels[q] = _REACHED
             low -= 1
             stack[low] = q
-            if not _beside(cells, q, stride, attacker):
+            if not stone_beside(cells, q, stride, attacker):
                 interior += 1
                 if interior > 1:
                     return NO_CLAIM
@@ -111,13 +111,13 @@ def no_room_verdict(context, color, km, depth):
     for k in range(t_end + size - low):
         r = stack[k] if k < t_end else stack[low + k - t_end]
         for q in (r - 1, r + 1, r - stride, r + stride):
-            if cells[q] == attacker and not (mark[q] == stamp and labels[q] == _WALL):
+            if cells[q] == attacker and not (mark[q] == stamp and labels[q] == ROLE_WALL):
                 start = top
-                top, walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
+                top, walled = flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
                 if not walled:
                     return NO_CLAIM
                 for m in range(start, top):
-                    labels[stack[m]] = _WALL
+                    labels[stack[m]] = ROLE_WALL
     # T's liberties: one beside the wall (filled for good) and the interior one
     t_libs = 0
     outside_point = -1
@@ -129,12 +129,12 @@ def no_room_verdict(context, color, km, depth):
                 continue
             labels[q] = _COUNTED          # counted once
             t_libs += 1
-            if _beside(cells, q, stride, attacker):
+            if stone_beside(cells, q, stride, attacker):
                 outside_point = q
             else:
                 eye_point = q
-    return _claim(context, color == attacker, km, depth, attacker, size - low, t_libs, outside_point, -1,
-                  eye_point)
+    return counted_claim(context, color == attacker, km, depth, attacker, size - low, t_libs,
+                         outside_point, -1, eye_point)
 
 
 @kernel

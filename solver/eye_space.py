@@ -12,8 +12,8 @@ search, never for a verdict (:func:`solver.dfpn._prepare_children`).
 """
 from __future__ import annotations
 
-from .board import BORDER, EMPTY, _next_stamp
-from .eye_room import _beside
+from .board import BORDER, EMPTY, next_stamp
+from .eye_room import stone_beside
 from .jit import inline_kernel, kernel
 from .movegen import C_CELLS, C_IN_AREA, C_LABELS, C_MARK, C_META, C_STACK, C_STRIDE, C_TARGET
 
@@ -35,7 +35,7 @@ def mark_interior(context):
     target = context[C_TARGET]
     defender = cells[target]
     attacker = 3 - defender
-    stamp = _next_stamp(mark, context[C_META])
+    stamp = next_stamp(mark, context[C_META])
     mark[target] = stamp
     labels[target] = _SEEN
     stack[0] = target
@@ -53,7 +53,7 @@ def mark_interior(context):
             labels[q] = _SEEN
             stack[top] = q
             top += 1
-            if c == EMPTY and not _beside(cells, q, stride, attacker):
+            if c == EMPTY and not stone_beside(cells, q, stride, attacker):
                 labels[q] = _INTERIOR
                 interior += 1
     return stamp, interior

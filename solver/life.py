@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import BORDER, EMPTY, META_STAMP, _next_stamp, collect_block
+from .board import BORDER, EMPTY, META_STAMP, next_stamp, collect_block
 from .jit import kernel
 
 MAX_BLOCKS = 64
@@ -72,7 +72,7 @@ def _candidate_eyes(cells, stride, in_area, mark, meta, queue, target, enough):
             c = cells[start]
             if c == BORDER or c == defender or mark[start] >= block_stamp or in_area[start] == 0:
                 continue
-            region = _next_stamp(mark, meta)
+            region = next_stamp(mark, meta)
             if region < block_stamp:
                 # the stamps wrapped round and the marks were cleared: rule nothing out
                 # (Benson's algorithm, run next, decides)
@@ -121,7 +121,7 @@ def benson_kept(cells, stride, area, in_area, mark, meta, queue, labels, border,
     vital to a block), and ``border`` and ``vital`` with the regions' blocks
     (:func:`solver.zones.pass_alive_zone` reads them)."""
     defender = cells[target]
-    stamp = _next_stamp(mark, meta)
+    stamp = next_stamp(mark, meta)
     # 1. the defender's blocks in the area, the target's first (label 0)
     blocks = 0
     for k in range(-1, area.size):

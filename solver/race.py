@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .board import BORDER, EMPTY, _next_stamp
+from .board import BORDER, EMPTY, next_stamp
 from .jit import inline_kernel, kernel
 from .movegen import C_CELLS, C_COUNTERS, C_HASH, C_LABELS, C_MARK, C_META, C_PATH, C_REGION_BORDER, \
     C_REGION_VITAL, C_SAFE, C_STACK, C_STRIDE, C_TARGET
@@ -52,7 +52,8 @@ NO_OPPONENT = 1 << 30
 # Opponents (the attacker's blocks beside the group without a wall stone) the count follows at most.
 MAX_OPPONENTS = 16
 # labels[] roles of the points a count has visited (valid where mark[] holds its stamp)
-_TARGET, _GROUP, _LIBERTY, _WALL, _FAR_EMPTY, _PENDING, _ROOM, _OPPONENT = 1, 2, 3, 4, 5, 6, 7, 8
+(ROLE_TARGET, ROLE_GROUP, ROLE_LIBERTY, ROLE_WALL, ROLE_FAR_EMPTY, ROLE_PENDING, ROLE_ROOM,
+ ROLE_OPPONENT) = 1, 2, 3, 4, 5, 6, 7, 8
 _NONE = np.uint64(0)
 
 
@@ -101,9 +102,9 @@ def _counts(x, e, s, y, attacker_to_move, grouped):
 
 
 @kernel
-def _flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, attacker):
+def flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, attacker):
     """The attacker's block at p into stack[top:], its stones marked with ``stamp`` and
-    labelled _PENDING (the caller labels them once it knows); returns (end, walled).
+    labelled ROLE_PENDING (the caller labels them once it knows); returns (end, walled).
 
     The flood stops at the first wall stone, or at a stone an earlier flood of this count
     found to be wall (walled True): the stones pushed so far are then part of the wall,
@@ -111,7 +112,7 @@ def _flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, att
     met.  An opponent's flood is complete.
     """
     mark[p] = stamp
-    labels[p] = _PENDING
+    labels[p] = ROLE_PENDING
     stack[top] = p
     end = top + 1
     i = top
@@ -125,10 +126,10 @@ def _flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, att
                 continue
             if mark[q] != stamp:
                 mark[q] = stamp
-                labels[q] = _PENDING
+                labels[q] = ROLE_PENDING
                 stack[end] = q
                 end += 1
-            elif labels[q] == _WALL:
+            elif labels[q] == ROLE_WALL:
                 return end, True
     return end, False
 
@@ -136,13 +137,13 @@ def _flood_attacker(cells, safe, mark, labels, stack, stride, p, top, stamp, att
 @kernel
 def _flood_far_block(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker):
     """The attacker's block at q, met beyond the group's own neighbours, into stack[top:] and,
-    when it holds a wall stone, labelled _WALL; returns (end, walled).  (Any other such block
+    when it holds a wall stone, labelled ROLE_WALL; returns (end, walled).  (Any other such block
     the defender might capture: the caller claims nothing.)"""
     start = top
-    end, walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
+    end, walled = flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
     if walled:
         for k in range(start, end):
-            labels[stack[k]] = _WALL
+            labels[stack[k]] = ROLE_WALL
     return end, walled
 
 
@@ -191,7 +192,7 @@ def _gather_group(cells, mark, labels, stack, stride, target, stamp):
     stack[:n] (T's stones first), marked and labelled; the defender joins them by playing
     there.  Returns (n, the group's blocks)."""
     defender = cells[target]
-    n = _flood_defender(cells, mark, labels, stack, stride, target, 0, stamp, _TARGET)
+    n = _flood_defender(cells, mark, labels, stack, stride, target, 0, stamp, ROLE_TARGET)
     blocks = 1
     i = 0
     while i < n:
@@ -202,7 +203,7 @@ def _gather_group(cells, mark, labels, stack, stride, target, stamp):
                 continue
             for u in (q - 1, q + 1, q - stride, q + stride):
                 if cells[u] == defender and mark[u] != stamp:
-                    n = _flood_defender(cells, mark, labels, stack, stride, u, n, stamp, _GROUP)
+                    n = _flood_defender(cells, mark, labels, stack, stride, u, n, stamp, ROLE_GROUP)
                     blocks += 1
     return n, blocks
 
@@ -225,16 +226,16 @@ def _gather_liberties(cells, safe, mark, labels, beside, found, stack, stride, n
             if c == EMPTY:
                 if libs == limit:
                     return -1, opponents, top
-                _note_point(mark, labels, beside, found, q, libs, stamp, _LIBERTY)
+                _note_point(mark, labels, beside, found, q, libs, stamp, ROLE_LIBERTY)
                 libs += 1
             elif c == attacker:
                 start = top
-                top, walled = _flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
-                role = _WALL
+                top, walled = flood_attacker(cells, safe, mark, labels, stack, stride, q, top, stamp, attacker)
+                role = ROLE_WALL
                 if not walled:
                     if opponents == MAX_OPPONENTS:
                         return -1, opponents, top
-                    role = _OPPONENT + opponents
+                    role = ROLE_OPPONENT + opponents
                     found[limit + 2 * opponents] = start
                     found[limit + 2 * opponents + 1] = top
                     opponents += 1
@@ -269,12 +270,12 @@ def _sort_liberties(cells, safe, mark, labels, found, stack, stride, libs, top, 
             if c == BORDER:
                 continue
             if c == EMPTY:
-                if mark[q] == stamp and labels[q] == _LIBERTY:
+                if mark[q] == stamp and labels[q] == ROLE_LIBERTY:
                     open_point = True      # a liberty of the group too
                 else:
                     room_beside = True     # open room the group extends into
             elif c == defender:
-                of_t = of_t or labels[q] == _TARGET   # a stone of the group (its closure)
+                of_t = of_t or labels[q] == ROLE_TARGET   # a stone of the group (its closure)
             else:
                 if mark[q] != stamp:
                     top, far_walled = _flood_far_block(cells, safe, mark, labels, stack, stride, q, top, stamp,
@@ -282,7 +283,7 @@ def _sort_liberties(cells, safe, mark, labels, found, stack, stride, libs, top, 
                     if not far_walled:
                         # a block the defender's move at p might capture
                         return False, x, e, s, t_libs, outside_point, shared_point, eye_point, with_room, top
-                if labels[q] == _WALL:
+                if labels[q] == ROLE_WALL:
                     walled = True
                 else:
                     shared = True
@@ -336,7 +337,7 @@ def _count_room(cells, safe, mark, labels, beside, found, stack, stride, libs, l
                 if mark[q] != stamp:
                     if end == limit:
                         return -1
-                    _note_point(mark, labels, beside, found, q, end, stamp, _ROOM)
+                    _note_point(mark, labels, beside, found, q, end, stamp, ROLE_ROOM)
                     end += 1
             elif c == BORDER or not in_room:
                 continue
@@ -348,7 +349,7 @@ def _count_room(cells, safe, mark, labels, beside, found, stack, stride, libs, l
                                                        attacker)
                     if not far_walled:
                         return -1   # a block the defender might capture
-                if labels[q] != _WALL:
+                if labels[q] != ROLE_WALL:
                     return -1   # an opponent: the room is no outside liberty
                 walled = True
         if in_room and not walled:
@@ -372,7 +373,7 @@ def _fewest_opponent_liberties(cells, mark, labels, beside, found, stack, stride
                     continue
                 if mark[q] != stamp:
                     mark[q] = stamp
-                    labels[q] = _FAR_EMPTY
+                    labels[q] = ROLE_FAR_EMPTY
                     beside[q] = _NONE
                 if beside[q] & bit == _NONE:
                     beside[q] |= bit
@@ -382,8 +383,8 @@ def _fewest_opponent_liberties(cells, mark, labels, beside, found, stack, stride
 
 
 @inline_kernel
-def _claim(context, attacker_to_move, km, depth, attacker, fills, t_libs, outside_point, shared_point,
-           eye_point):
+def counted_claim(context, attacker_to_move, km, depth, attacker, fills, t_libs, outside_point,
+                  shared_point, eye_point):
     """The verdict of a count the rule says the attacker wins, ``fills`` the group's
     liberties and room (x + e + s): NO_CLAIM unless the line's win holds on every path (see
     the module); else the attacker's first move, NO_MOVE with the defender to move."""
@@ -431,7 +432,7 @@ def race_count(context, color, km, depth):
     target = context[C_TARGET]
     defender = cells[target]
     attacker = 3 - defender
-    stamp = _next_stamp(mark, context[C_META])
+    stamp = next_stamp(mark, context[C_META])
     failed = (NO_CLAIM, -1, -1, -1, -1, -1, -1)
 
     n, blocks = _gather_group(cells, mark, labels, stack, stride, target, stamp)
@@ -455,6 +456,6 @@ def race_count(context, color, km, depth):
     attacker_to_move = color == attacker
     if not _counts(x, e, s, y, attacker_to_move, blocks > 1 or room > 0):
         return NO_CLAIM, x, e, s, y, blocks, room
-    verdict = _claim(context, attacker_to_move, km, depth, attacker, x + e + s, t_libs, outside_point,
-                     shared_point, eye_point)
+    verdict = counted_claim(context, attacker_to_move, km, depth, attacker, x + e + s, t_libs,
+                            outside_point, shared_point, eye_point)
     return verdict, x, e, s, y, blocks, room

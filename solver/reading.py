@@ -17,7 +17,7 @@ import weakref
 import numpy as np
 
 from .jit import kernel
-from .board import EMPTY, Board, _next_stamp
+from .board import EMPTY, Board, next_stamp
 
 # context tuple layout
 (R_CELLS, R_SAFE, R_MARK, R_STACK, R_UNDO, R_META, R_HASH, R_ZOBRIST, R_STRIDE,
@@ -109,7 +109,7 @@ def flood(ctx, p):
     stride = ctx[R_STRIDE]
     libs = ctx[R_LIBS]
     color = cells[p]
-    stamp = _next_stamp(mark, meta)
+    stamp = next_stamp(mark, meta)
     mark[p] = stamp
     stack[0] = p
     n = 1

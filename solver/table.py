@@ -103,7 +103,7 @@ def table_slot(keys, key):
 
 
 @inline_kernel
-def _work_class(nodes):
+def work_class(nodes):
     """Bit length of ``nodes``: the size class of a subtree."""
     w = 0
     while nodes > 0:
@@ -159,7 +159,7 @@ def table_claim(keys, values, work, counters, key, nodes):
     on the key's probe path.
     """
     i = table_slot(keys, key)
-    w = _work_class(nodes)
+    w = work_class(nodes)
     if i >= 0 and keys[i] == key:
         if w > work[i]:
             work[i] = w

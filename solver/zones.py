@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import EMPTY, META_UNDO_TOP, _next_stamp, collect_block
+from .board import EMPTY, META_UNDO_TOP, next_stamp, collect_block
 from .jit import kernel
 from .life import benson_kept
 from .movegen import (C_AREA, C_CELLS, C_HASH, C_PATH, C_IN_AREA, C_LABELS, C_MARK, C_META, C_MOVES,
@@ -151,7 +151,7 @@ def block_whole(context, z, p, wanted):
             permanent = True
     if permanent:
         return
-    seen = _next_stamp(mark, meta)
+    seen = next_stamp(mark, meta)
     inside = 0
     for j in range(n):
         s = stack[j]
@@ -164,7 +164,7 @@ def block_whole(context, z, p, wanted):
                     inside += 1
     if inside >= wanted:
         return
-    seen = _next_stamp(mark, meta)
+    seen = next_stamp(mark, meta)
     for j in range(n):
         s = stack[j]
         for q in (s - 1, s + 1, s - stride, s + stride):
