@@ -37,7 +37,7 @@ from .movegen import (C_CELLS, C_COUNTERS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_
                       generate_moves, liberties, play_move, sort_moves, undo_move)
 from .problem import sgf_point
 from .rules import MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, repetition_depth, sign, winner_of
-from .table import ABORT, NODES, TAGS, work_class, node_key, table_slot
+from .table import ABORT, NODES, TAGS, node_key, table_slot, work_class
 
 # How a line ended (the kernel's status), and in words.
 CAPTURED, BOTH_PASSED, MOVE_CAP, ABORTED, DISAGREES = 1, 2, 3, 4, 5
