@@ -151,6 +151,13 @@ def next_stamp(mark, meta):
     return meta[META_STAMP]
 
 
+@inline_kernel
+def stone_beside(cells, p, stride, color):
+    """Whether a stone of ``color`` stands beside p."""
+    return (cells[p - 1] == color or cells[p + 1] == color or cells[p - stride] == color
+            or cells[p + stride] == color)
+
+
 @kernel
 def scan_block(cells, safe, mark, stack, meta, stride, p):
     """Flood-fill the block at p into ``stack``.

@@ -34,8 +34,8 @@ search, each side to move.
 """
 from __future__ import annotations
 
-from .board import BORDER, EMPTY, next_stamp
-from .jit import inline_kernel, kernel
+from .board import BORDER, EMPTY, next_stamp, stone_beside
+from .jit import kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_IN_AREA, C_LABELS, C_MARK, C_META, C_RACE, C_SAFE, C_STACK, C_STRIDE,
                       C_TARGET)
 from .race import ROLE_TARGET, ROLE_WALL, NO_CLAIM, counted_claim, flood_attacker, race_verdict
@@ -44,13 +44,6 @@ from .table import EYE_ROOM_PROOFS, RACE_PROOFS
 # labels[] roles of R's points outside T and of T's liberties once counted (valid where
 # mark[] holds the rule's stamp; apart from solver.race's roles, whose floods this reuses)
 _REACHED, _COUNTED = 9, 10
-
-
-@inline_kernel
-def stone_beside(cells, p, stride, color):
-    """Whether a stone of ``color`` stands beside p."""
-    return (cells[p - 1] == color or cells[p + 1] == color or cells[p - stride] == color
-            or cells[p + stride] == color)
 
 
 @kernel

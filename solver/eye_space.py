@@ -12,8 +12,7 @@ search, never for a verdict (:func:`solver.dfpn._prepare_children`).
 """
 from __future__ import annotations
 
-from .board import BORDER, EMPTY, next_stamp
-from .eye_room import stone_beside
+from .board import BORDER, EMPTY, next_stamp, stone_beside
 from .jit import inline_kernel, kernel
 from .movegen import C_CELLS, C_IN_AREA, C_LABELS, C_MARK, C_META, C_STACK, C_STRIDE, C_TARGET
 
