@@ -65,11 +65,12 @@ test: $(STAMP)
 # Solver benchmark: our DFS and df-pn against tsumego.js 1.1.0 (installed into
 # a cache folder outside the repository) on ../shared/sgf-problems; then reach:
 # 60 book readings of 17-23 points enclose left unsettled, solved within 10 CPU
-# seconds each by DFS and by df-pn, the search --seconds spends its time with
-# (bench/draws/unsettled-readings.jsonl), each reading settled put to tsumego.js.
+# seconds each by DFS and by the search --seconds spends its time with (df-pn with
+# the simulation and the eye space: the way time-pass), the readings in
+# bench/draws/unsettled-readings.jsonl; each reading settled put to tsumego.js.
 bench: $(STAMP)
 	$(BIN)/python -m bench.solver_bench --problems ../shared/sgf-problems --peer-timeout 60
-	$(BIN)/python -m bench.combination_reach --ways dfs,dfpn --sample 60 --seconds 10 --peer 20
+	$(BIN)/python -m bench.combination_reach --ways dfs,time-pass --sample 60 --seconds 10 --peer 20
 	$(BIN)/python -m bench.model_bench --model $(OUT)/model
 	$(BIN)/python -m bench.model_bench --model "" --architecture conv --planes 25
 	$(BIN)/python -m bench.features_bench --problems ../shared/sgf-problems --subproblems $(OUT)/solve-all/subproblems

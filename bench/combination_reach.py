@@ -36,6 +36,7 @@ import numpy as np   # noqa: E402
 
 from bench.common import BUCKETS   # noqa: E402
 from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings   # noqa: E402
+from pipeline.enclose.question import TIME_ALGO, TIME_OPTIONS   # noqa: E402
 from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import Solver, load_problem   # noqa: E402
@@ -82,6 +83,8 @@ WAYS = {
     "dfpn-sim-zone-table": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_table": True}, None),
     "dfpn-sim-zone-table-prune": ("dfpn", {"simulation_nodes": SIMULATION_NODES, "zone_table": True,
                                            "zone_pruning": True}, None),
+    # the search enclose --seconds spends its time with, whatever its settings become
+    "time-pass": (TIME_ALGO, dict(TIME_OPTIONS), None),
 }
 
 _guides: dict = {}   # each worker's networks, loaded once

@@ -41,6 +41,17 @@ def test_a_way_guided_by_another_network_needs_its_file():
         _load_guide(None, "other", None)
 
 
+def test_the_time_pass_way_is_the_search_enclose_seconds_spends_its_time_with():
+    from bench.combination_reach import WAYS
+    from pipeline.enclose.question import TIME_ALGO, TIME_OPTIONS
+    algo, options, guide = WAYS["time-pass"]
+    assert (algo, options, guide) == (TIME_ALGO, TIME_OPTIONS, None)
+    # a copy: a bench that edits its options leaves enclose's alone
+    assert options is not TIME_OPTIONS
+    # today that search is df-pn with the simulation and the eye space
+    assert (algo, options) == WAYS["dfpn-sim-eye"][:2]
+
+
 def test_settled_readings_go_to_tsumego_js_and_a_disagreement_fails_the_run(tmp_path, monkeypatch, capsys):
     """--peer: each reading a way settled is framed, cut to tsumego.js's board and asked once;
     the tally is agreed + disagreed + unfinished + not asked, and a disagreement exits 1.
