@@ -38,6 +38,8 @@ from bench.common import BUCKETS   # noqa: E402
 from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings   # noqa: E402
 from pipeline.enclose.question import TIME_ALGO, TIME_OPTIONS   # noqa: E402
 from pipeline.enclose.reframe import framed_reading   # noqa: E402
+from pipeline.group_answer import solve   # noqa: E402
+from pipeline.time_search import TIME_SEARCH, time_search_options   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from solver import Solver, load_problem   # noqa: E402
 from solver.dfpn import EYE_SPACE_COST, LIBERTY_COST, RACE_LEAD_COST, RANK_COST, SIMULATION_NODES   # noqa: E402
@@ -85,6 +87,8 @@ WAYS = {
                                            "zone_pruning": True}, None),
     # the search enclose --seconds spends its time with, whatever its settings become
     "time-pass": (TIME_ALGO, dict(TIME_OPTIONS), None),
+    # solve --seconds's: DFS for a share of the time, then the time pass's search
+    "time-search": (TIME_SEARCH, time_search_options(), None),
 }
 
 _guides: dict = {}   # each worker's networks, loaded once
@@ -115,7 +119,8 @@ def warm_up(ways: list[str]) -> None:
     problem = load_problem(WARM_UP_PROBLEM)
     for way in ways:
         algo, options, _ = WAYS[way]
-        Solver(problem, **options).solve(problem.to_play, algo=algo, max_nodes=10_000)
+        for search in (("dfs", TIME_ALGO) if algo == TIME_SEARCH else (algo,)):
+            Solver(problem, **options).solve(problem.to_play, algo=search, max_nodes=10_000)
 
 
 def solve_ways(job: tuple) -> list[dict]:
@@ -131,8 +136,8 @@ def solve_ways(job: tuple) -> list[dict]:
         solver = Solver(problem, **options)
         guide = _load_guide(solver, guided, other) if guided else None
         started = time.thread_time()
-        verdict = solver.solve(problem.to_play, algo=algo, guide=guide, cpu_until=started + seconds,
-                               max_nodes=max_nodes)
+        verdict = solve(solver, problem.to_play, "attacker", algo=algo, guide=guide, cpu_until=started + seconds,
+                        max_nodes=max_nodes)
         lines.append({"file": row["file"], "target": row["target"], "area": area, "way": way,
                       "winner": verdict.winner, "nodes": verdict.nodes,
                       "cpu": round(time.thread_time() - started, 3)})

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.time_search import TIME_SEARCH, solve_in_time
 from solver import Solver, Verdict
 from solver.board import BLACK, color_letter
 from solver.coordinates import go_move, go_point
@@ -79,20 +80,28 @@ class GroupAnswer:
         return color_letter(self.to_play) if self.ko else None
 
 
+def solve(solver: Solver, to_play: int, ko_master: str, algo: str = "dfs", **options) -> Verdict:
+    """One of the answer's solves: :meth:`Solver.solve`, or ``TIME_SEARCH``'s two searches
+    (:mod:`pipeline.time_search`)."""
+    if algo == TIME_SEARCH:
+        return solve_in_time(solver, to_play, ko_master, **options)
+    return solver.solve(to_play, ko_master=ko_master, algo=algo, **options)
+
+
 def answer_group(solver: Solver, to_play: int, ko_master: str = EACH, limit: str = NODE_BUDGET,
                  **solve_options) -> GroupAnswer:
     """The three solves of the module doc (fewer where they are not needed); ``solve_options``
-    (``algo``, ``max_nodes``, ``guide``, ``cpu_until``) go to each :meth:`Solver.solve`, and
+    (``algo``, also ``TIME_SEARCH``; ``max_nodes``, ``guide``, ``cpu_until``) go to each solve, and
     ``limit`` names what they bound in the words of an answer not settled."""
     defender = solver.defender
     asked = "attacker" if ko_master == EACH else ko_master
-    solves = [solver.solve(to_play, ko_master=asked, **solve_options)]
+    solves = [solve(solver, to_play, asked, **solve_options)]
     first = solves[0]
     ko = ko_unsettled = False
     move, line_ko_master = first.move, asked
     outright = first.winner is not None
     if ko_master == EACH and first.winner == 3 - defender:
-        check = solver.solve(to_play, ko_master="defender", **solve_options)
+        check = solve(solver, to_play, "defender", **solve_options)
         solves.append(check)
         if check.winner is None:
             ko_unsettled, outright = True, False
@@ -109,7 +118,7 @@ def answer_group(solver: Solver, to_play: int, ko_master: str = EACH, limit: str
     if outright and first.winner == to_play:
         other = 3 - to_play
         other_master = role(other, defender) if ko_master == EACH else ko_master
-        other_first = solver.solve(other, ko_master=other_master, **solve_options)
+        other_first = solve(solver, other, other_master, **solve_options)
         solves.append(other_first)
         if other_first.winner == to_play:
             standing = ALIVE if to_play == defender else DEAD

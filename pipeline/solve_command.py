@@ -34,6 +34,7 @@ from pipeline.group_answer import EACH, NODE_BUDGET, answer_fields, answer_group
 from pipeline.pass_alive import standing_answer
 from pipeline.paths import check_output_file
 from pipeline.pattern_options import add_pattern_options, patterns_from_args
+from pipeline.time_search import TIME_SEARCH, time_search_options
 from pipeline.warm_up import warm_up_planes, warm_up_solver
 from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTERS, Solver, load_problem
 from solver.board import BLACK, color_letter
@@ -45,6 +46,23 @@ from solver.problem import parse_sgf_point, reason_of, sgf_point
 # settled (solver.main_line): the table's, which says where each was measured or chosen.
 DEFAULT_SOLVE_MAX_NODES = budgets.SOLVE_MAX_NODES
 SETTLED_CHECK_NODES = budgets.SETTLED_CHECK_NODES
+# With --seconds the main line stops where the answer's time ends, or this many CPU seconds
+# after its solves, whichever is later: a line read on the table of a DFS solve walks on
+# proved positions and ends in a fraction of a second, but where df-pn settled the answer (the
+# time search's second part) DFS reads it anew, and may not settle it in any time a player waits.
+LINE_GRACE_SECONDS = 5.0
+
+
+def search_of(args) -> tuple[str, dict]:
+    """``(algo, Solver options)`` of the answer's solves: ``--algo``'s search as it is where it
+    is given; else DFS, or with ``--seconds`` the time search (:mod:`pipeline.time_search`:
+    DFS for a fifth of the time, then df-pn with the knowledge ``enclose --seconds`` reads
+    with).  The verdicts are the same either way."""
+    if args.algo is not None:
+        return args.algo, {}
+    if args.seconds is not None:
+        return TIME_SEARCH, time_search_options()
+    return "dfs", {}
 
 
 def budget_words(args) -> str:
@@ -66,10 +84,11 @@ def answer_problem(problem, group, path: str, args, guide=None,
     game group it is, or None), for a caller that builds its problems (``tsumego serve``)."""
     if group is not None and group.pass_alive is not None:
         return pass_alive_answer(problem, group.pass_alive, path, args, guide)
+    algo, knowledge = search_of(args)
     solver_options = dict(max_table_mb=args.max_table_mb, move_patterns=move_patterns, race=not args.no_race,
-                          sibling_hints=not args.no_sibling_hints)
+                          sibling_hints=not args.no_sibling_hints, **knowledge)
     solver = Solver(problem, max_area=args.max_area, **solver_options)
-    solve_options = dict(algo=args.algo, max_nodes=args.max_nodes, guide=guide)
+    solve_options = dict(algo=algo, max_nodes=args.max_nodes, guide=guide)
     # the problem's time (--seconds) bounds its answer's solves, all of them together
     cpu_until = None if args.seconds is None else time.thread_time() + args.seconds
     answer = answer_group(solver, problem.to_play, args.ko_master, budget_words(args), cpu_until=cpu_until,
@@ -92,7 +111,7 @@ def answer_problem(problem, group, path: str, args, guide=None,
     text = "\n".join([f"{path}: {headline} ({proved}{nodes}, {answer.seconds:.2f} s)", *framed])
     answer_sgf = None
     if args.pv or args.sgf_out:
-        main_line = add_main_line(row, solver, problem, answer, args)
+        main_line = add_main_line(row, solver, problem, answer, args, cpu_until)
         if args.sgf_out:
             answer_sgf = solution_sgf(problem, [line_moves(row)], row["verdict"], changes)
         if args.pv:
@@ -161,9 +180,11 @@ def write_answer(path: str, answer_sgf: str) -> str | None:
     return None
 
 
-def add_main_line(row: dict, solver, problem, answer, args) -> str:
+def add_main_line(row: dict, solver, problem, answer, args, cpu_until: float | None = None) -> str:
     """Add the main line to ``row`` (``pv``, ``pv_full_length``, ``final``, ``pv_complete``);
     the text lines that show it: the moves numbered, then the board at the line's end.
+    ``cpu_until``: where the answer's time ends (``--seconds``), which the line may pass by
+    ``LINE_GRACE_SECONDS`` at most.
 
     The line is read with the ko master that makes it the answer's (the side to play
     where it must win a ko, else the loser: the winner needs no ko).  Where no move
@@ -172,9 +193,15 @@ def add_main_line(row: dict, solver, problem, answer, args) -> str:
     ko_master = answer.line_ko_master
     opening = [(problem.to_play, "pass")] if answer.standing is not None else []
     first = 3 - problem.to_play if opening else problem.to_play
+    line_until = None if cpu_until is None else max(cpu_until, time.thread_time() + LINE_GRACE_SECONDS)
     # a solve out of budget has no line: the position stays as it is
     line = None if row["status"] == "unknown" else solver.principal_variation(
-        first, ko_master=ko_master, max_nodes=args.max_nodes)
+        first, ko_master=ko_master, max_nodes=args.max_nodes, cpu_until=line_until)
+    if line is not None and line.winner is None:   # its first solve ran out: no move is known
+        line = None
+        why = "its first solve, by DFS, ran out of " + ("time" if cpu_until is not None else "nodes")
+    else:
+        why = "the solve ran out of " + ("time" if cpu_until is not None else "nodes")
     moves = [] if line is None else opening + line.moves[:settled_length(solver, line, ko_master,
                                                                           SETTLED_CHECK_NODES)]
     size = problem.size
@@ -184,7 +211,7 @@ def add_main_line(row: dict, solver, problem, answer, args) -> str:
     row["final"] = stone_rows(stones)
     row["pv_complete"] = line is not None and line.complete
     if line is None:
-        return "  main line: none (the solve ran out of nodes)"
+        return f"  main line: none ({why})"
     numbered = "  ".join(f"{i}. {color_letter(c)} {go_move(m, size)}" for i, (c, m) in enumerate(moves, 1))
     ending = main_line_ending(answer, line, len(line.moves) + len(opening) - len(moves))
     return "\n".join([f"  main line: {numbered or '-'}{ending}", *board_diagram(stones, size, "  ")])
@@ -277,7 +304,10 @@ def run(args) -> int:
 def register(commands) -> None:
     solve = commands.add_parser("solve", help="solve problem SGF files (or folders of them) for the side in PL[]")
     solve.add_argument("files", nargs="+", metavar="FILE_OR_DIR")
-    solve.add_argument("--algo", choices=ALGORITHMS, default="dfs", help="the search (default: dfs)")
+    solve.add_argument("--algo", choices=ALGORITHMS, default=None,
+                       help="the search (default: dfs; with --seconds, DFS for a fifth of the time, then "
+                            "df-pn with the knowledge enclose --seconds reads with: the same verdicts, "
+                            "further in the time)")
     solve.add_argument("--ko-master", choices=(EACH, *KO_MASTERS), default=EACH,
                        help="who may retake any ko: each side in turn, the answer saying where it "
                             "turns on a ko, or only the one named (default: each)")

@@ -19,8 +19,8 @@ Passes, ko-master threats and repetitions follow the search's rules
 solve's proof and the winner never changes.  One difference: a loser's pass is
 not remembered as a pass situation, since the table's exact results were
 proved on paths without it (a graph-history interaction).  ``max_moves`` (six
-times the area's points plus twenty) and a node budget end a line that would
-run on, with ``complete`` False.  The line runs as one compiled function on the
+times the area's points plus twenty), a node budget and a CPU-time limit end a
+line that would run on, with ``complete`` False.  The line runs as one compiled function on the
 solver's board and tables and only adds results to the tables.  Why each rule,
 and what broke without it: docs/solver.md, "The principal variation".
 """
@@ -37,7 +37,7 @@ from .movegen import (C_CELLS, C_COUNTERS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_
                       generate_moves, liberties, play_move, sort_moves, undo_move)
 from .problem import sgf_point
 from .rules import MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, repetition_depth, sign, winner_of
-from .table import ABORT, NODES, TAGS, node_key, table_slot, work_class
+from .table import ABORT, ABORT_TIME_LIMIT, NODES, TAGS, node_key, table_slot, work_class
 
 # How a line ended (the kernel's status), and in words.
 CAPTURED, BOTH_PASSED, MOVE_CAP, ABORTED, DISAGREES = 1, 2, 3, 4, 5
@@ -323,7 +323,7 @@ def default_max_moves(area_points: int, depth: int) -> int:
 
 
 def principal_variation(solver, color: int, km: int, max_nodes: int = 0,
-                        max_moves: int | None = None) -> PrincipalVariation:
+                        max_moves: int | None = None, cpu_until: float | None = None) -> PrincipalVariation:
     """The line from ``solver``'s current position with ``color`` to move (``km``: see
     :func:`solver.solver.ko_master_value`); :meth:`solver.Solver.principal_variation` is the API."""
     board = solver.board
@@ -342,10 +342,13 @@ def principal_variation(solver, color: int, km: int, max_nodes: int = 0,
     count, status, winner = solver.run_search(
         table, max_nodes,
         lambda: follow(solver.context, table.keys, table.values, table.work, line, final_cells,
-                       color, km, depth, max_moves))
+                       color, km, depth, max_moves), cpu_until)
+    ended = ENDINGS[status]
+    if status == ABORTED and solver.counters[ABORT] == ABORT_TIME_LIMIT:
+        ended = "time limit"
     moves = [(c, "pass" if p == PASS else board.xy(p)) for c, p in line[:count].tolist()]
     stones = final_cells.reshape(board.stride, board.stride)[1:-1, 1:-1].copy()
     return PrincipalVariation(moves=moves, stones=stones, captured=status == CAPTURED,
                               complete=status in (CAPTURED, BOTH_PASSED),
                               winner=int(winner) if winner else None,
-                              nodes=int(solver.counters[NODES]), ended=ENDINGS[status])
+                              nodes=int(solver.counters[NODES]), ended=ended)

@@ -25,14 +25,16 @@ import signal
 import threading
 from concurrent.futures import Future
 
+from pipeline.solve_command import LINE_GRACE_SECONDS
+
 READY = "ready"
 
 
 def wall_limit(seconds: float) -> float:
     """How long a worker is waited for on a solve whose answer is limited to ``seconds`` of CPU
     time (``solve --seconds``): twice that, for a busy machine whose CPU time lags the clock,
-    and 5 s more for its main line, which that limit does not cover."""
-    return 2 * seconds + 5
+    and the main line's grace past it (``LINE_GRACE_SECONDS``)."""
+    return 2 * seconds + LINE_GRACE_SECONDS
 
 
 class SolveQueue:
