@@ -39,8 +39,8 @@ from bench.reach_bench import DEFAULT_READINGS, REPOSITORY, read_readings   # no
 from pipeline.enclose.question import TIME_ALGO, TIME_OPTIONS   # noqa: E402
 from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.group_answer import solve   # noqa: E402
-from pipeline.time_search import TIME_SEARCH, time_search_options   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
+from pipeline.time_search import TIME_SEARCH, time_search_options   # noqa: E402
 from solver import Solver, load_problem   # noqa: E402
 from solver.dfpn import EYE_SPACE_COST, LIBERTY_COST, RACE_LEAD_COST, RANK_COST, SIMULATION_NODES   # noqa: E402
 

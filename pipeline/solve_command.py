@@ -198,10 +198,10 @@ def add_main_line(row: dict, solver, problem, answer, args, cpu_until: float | N
     line = None if row["status"] == "unknown" else solver.principal_variation(
         first, ko_master=ko_master, max_nodes=args.max_nodes, cpu_until=line_until)
     if line is not None and line.winner is None:   # its first solve ran out: no move is known
+        why = "its first solve, by DFS, ran out of " + ("time" if line.ended == "time limit" else "nodes")
         line = None
-        why = "its first solve, by DFS, ran out of " + ("time" if cpu_until is not None else "nodes")
     else:
-        why = "the solve ran out of " + ("time" if cpu_until is not None else "nodes")
+        why = f"the solve ran out of {answer.limit}"
     moves = [] if line is None else opening + line.moves[:settled_length(solver, line, ko_master,
                                                                           SETTLED_CHECK_NODES)]
     size = problem.size

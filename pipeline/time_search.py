@@ -7,9 +7,10 @@ settled 34 where DFS settled 21, and DFS none that df-pn did not (RESULTS.md, "R
 a fresh draw"); on a composed open corner of 18 points with two stones in it, DFS takes
 2.7 million nodes and 12 s, df-pn 15.5 million and 126 s.  Small problems DFS settles in
 a fraction of a second, with the same answer and main line as ``--algo dfs``.  So each
-solve first gives DFS ``DFS_SHARE`` of the time left, then df-pn the rest; on those 40
-readings, that share would have cost none of the 34 at a minute (three of 23 at 10 s),
-read from the two searches' own times.  The verdicts are exact either way.
+solve first gives DFS ``DFS_SHARE`` of the time left, then df-pn the rest: at 10 s a
+reading it settled 19 of those 40 where DFS settled 12 and df-pn alone 22, and read from
+the two searches' own times, the share costs none of the 34 at a minute (RESULTS.md,
+"solve --seconds reads with DFS, then df-pn").  The verdicts are exact either way.
 """
 from __future__ import annotations
 

@@ -112,6 +112,11 @@ def test_a_line_without_a_first_move_is_said_so_and_claims_no_status():
     text = add_main_line(row, Stalled(), problem, answer, Namespace(max_nodes=0), time.thread_time())
     assert text == "  main line: none (its first solve, by DFS, ran out of time)"
     assert row["pv"] == [] and row["pv_complete"] is False
+    # an answer not settled has no line to read, and says what stopped it
+    unknown = Verdict(to_play=1, winner=None, move=None, defender=2, nodes=10, seconds=1.0)
+    answer = GroupAnswer(unknown, False, False, None, None, "attacker", 10, 1.0, "10 s")
+    text = add_main_line({"status": "unknown"}, None, problem, answer, Namespace(max_nodes=0), time.thread_time())
+    assert text == "  main line: none (the solve ran out of 10 s)"
 
 
 def test_solve_seconds_answers_a_small_problem_as_dfs_does(capsys):
