@@ -40,6 +40,7 @@ from solver import ALGORITHMS, DEFAULT_MAX_AREA, DEFAULT_MAX_TABLE_MB, KO_MASTER
 from solver.board import BLACK, color_letter
 from solver.coordinates import go_move, go_point
 from solver.main_line import settled_length
+from solver.principal_variation import TIME_LIMIT_ENDING
 from solver.problem import parse_sgf_point, reason_of, sgf_point
 
 # The solve command's node budget, and that of each check of where the main line is
@@ -198,7 +199,7 @@ def add_main_line(row: dict, solver, problem, answer, args, cpu_until: float | N
     line = None if row["status"] == "unknown" else solver.principal_variation(
         first, ko_master=ko_master, max_nodes=args.max_nodes, cpu_until=line_until)
     if line is not None and line.winner is None:   # its first solve ran out: no move is known
-        why = "its first solve, by DFS, ran out of " + ("time" if line.ended == "time limit" else "nodes")
+        why = "its first solve, by DFS, ran out of " + ("time" if line.ended == TIME_LIMIT_ENDING else "nodes")
         line = None
     else:
         why = f"the solve ran out of {answer.limit}"

@@ -38,8 +38,8 @@ def solve_in_time(solver: Solver, to_play: int, ko_master: str = "attacker", cpu
     is DFS alone.  The verdict's nodes and seconds are both searches'."""
     if cpu_until is None:
         return solver.solve(to_play, ko_master=ko_master, algo="dfs", **options)
-    left = cpu_until - time.thread_time()
-    first = solver.solve(to_play, ko_master=ko_master, algo="dfs", cpu_until=time.thread_time() + DFS_SHARE * left,
+    now = time.thread_time()
+    first = solver.solve(to_play, ko_master=ko_master, algo="dfs", cpu_until=now + DFS_SHARE * (cpu_until - now),
                          **options)
     if first.winner is not None or time.thread_time() >= cpu_until:
         return first

@@ -20,8 +20,8 @@ solve's proof and the winner never changes.  One difference: a loser's pass is
 not remembered as a pass situation, since the table's exact results were
 proved on paths without it (a graph-history interaction).  ``max_moves`` (six
 times the area's points plus twenty), a node budget and a CPU-time limit end a
-line that would run on, with ``complete`` False.  The line runs as one compiled function on the
-solver's board and tables and only adds results to the tables.  Why each rule,
+line that would run on, with ``complete`` False.  The line runs as one compiled
+function on the solver's board and tables and only adds results to the tables.  Why each rule,
 and what broke without it: docs/solver.md, "The principal variation".
 """
 from __future__ import annotations
@@ -43,6 +43,8 @@ from .table import ABORT, ABORT_TIME_LIMIT, NODES, TAGS, node_key, table_slot, w
 CAPTURED, BOTH_PASSED, MOVE_CAP, ABORTED, DISAGREES = 1, 2, 3, 4, 5
 ENDINGS = {CAPTURED: "capture", BOTH_PASSED: "passes", MOVE_CAP: "move cap", ABORTED: "node budget",
            DISAGREES: "disagreement"}
+# an ABORTED line's ending where the CPU-time limit stopped it, not the node budget
+TIME_LIMIT_ENDING = "time limit"
 
 
 @dataclass(frozen=True)
@@ -51,11 +53,11 @@ class PrincipalVariation:
 
     ``stones`` is the final position (size×size int8 [y, x] of EMPTY/BLACK/WHITE);
     ``captured`` says the line ends with the target captured; ``complete`` that
-    it ended by a capture or two passes (not by the move cap or the node
-    budget); ``winner`` is the colour that wins with the first mover (None
+    it ended by a capture or two passes (not by the move cap, the node
+    budget or the time limit); ``winner`` is the colour that wins with the first mover (None
     when the budget ran out before the first solve ended); ``ended`` says how
     it ended: ``"capture"``, ``"passes"``, ``"move cap"``, ``"node budget"``,
-    or ``"disagreement"`` (a solve on the line found another winner: the
+    ``"time limit"`` or ``"disagreement"`` (a solve on the line found another winner: the
     line's path changed a result; the one seen came from the loser's pass
     remembered on the line, which the line no longer does: module doc).
     """
@@ -343,9 +345,8 @@ def principal_variation(solver, color: int, km: int, max_nodes: int = 0,
         table, max_nodes,
         lambda: follow(solver.context, table.keys, table.values, table.work, line, final_cells,
                        color, km, depth, max_moves), cpu_until)
-    ended = ENDINGS[status]
-    if status == ABORTED and solver.counters[ABORT] == ABORT_TIME_LIMIT:
-        ended = "time limit"
+    timed_out = status == ABORTED and solver.counters[ABORT] == ABORT_TIME_LIMIT
+    ended = TIME_LIMIT_ENDING if timed_out else ENDINGS[status]
     moves = [(c, "pass" if p == PASS else board.xy(p)) for c, p in line[:count].tolist()]
     stones = final_cells.reshape(board.stride, board.stride)[1:-1, 1:-1].copy()
     return PrincipalVariation(moves=moves, stones=stones, captured=status == CAPTURED,

@@ -16,6 +16,7 @@ from pipeline.enclose.question import TIME_OPTIONS
 from pipeline.solve_command import search_of
 from pipeline.time_search import TIME_SEARCH, solve_in_time, time_search_options
 from solver import Solver, load_problem, parse_problem
+from solver.principal_variation import TIME_LIMIT_ENDING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_time_limit import EASY, HARD, OVERRUN  # noqa: E402
@@ -70,7 +71,8 @@ def test_without_a_time_limit_it_is_dfs_alone():
 
 def test_a_long_time_search_stops_near_its_limit_unsettled():
     solver = Solver(parse_problem(HARD), **time_search_options())
-    solver.solve(1, algo="dfpn", max_nodes=1000)   # compiled before the clock starts
+    for algo in ("dfs", "dfpn"):   # both compiled before the clock starts
+        solver.solve(1, algo=algo, max_nodes=1000)
     solver = Solver(parse_problem(HARD), **time_search_options())
     started = time.thread_time()
     verdict = solve_in_time(solver, 1, cpu_until=started + 0.5)
@@ -82,13 +84,13 @@ def test_a_long_time_search_stops_near_its_limit_unsettled():
 def test_a_main_line_stops_at_its_time_limit_and_says_so():
     """A line whose first solve (DFS, on a cold table) cannot finish in its time."""
     solver = Solver(parse_problem(HARD))
-    solver.solve(1, max_nodes=1000)
+    solver.principal_variation(1, max_nodes=1000)   # compiled before the clock starts
     solver = Solver(parse_problem(HARD))
     started = time.thread_time()
     line = solver.principal_variation(1, cpu_until=started + 0.3)
     spent = time.thread_time() - started
     assert line.winner is None and not line.complete and line.moves == []
-    assert line.ended == "time limit"
+    assert line.ended == TIME_LIMIT_ENDING == "time limit"
     assert 0.3 <= spent < 0.3 + OVERRUN
 
 
