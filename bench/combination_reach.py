@@ -3,7 +3,7 @@
     python -m bench.combination_reach [--readings FILE.jsonl...] [--areas 17-23] [--sample 40]
                                       [--seed 0] [--seconds 10] [--max-nodes N] [--ways dfs,dfpn,...]
                                       [--workers 2] [--out RESULTS.jsonl] [--tables-from RESULTS.jsonl]
-                                      [--peer SECONDS]
+                                      [--peer SECONDS] [--lines proof|dfs]
 
 Each reading (the format of ``bench/draws``) is framed again as its run framed it and
 solved with its side to play first, the attacker as ko master, once each *way*: a
@@ -17,7 +17,10 @@ the readings both settled, the geometric mean and quartiles of the node and CPU
 ratios.  Where two ways settle a reading their winners must agree (exit code 1 if not).
 ``--out`` keeps a line per solve, so that a table can be made again without solving.
 ``--peer S`` then puts every reading a way settled to tsumego.js (:mod:`bench.peer`), S
-seconds at most each; a disagreement also exits 1.
+seconds at most each; a disagreement also exits 1.  ``--lines`` reads the main line of each
+settled reading as ``tsumego solve`` does (until the solve's time ends, or
+``LINE_GRACE_SECONDS`` after it), on df-pn's proof (``proof``) or by DFS alone (``dfs``, as
+before :mod:`solver.proof_copy`), and prints how the lines ended.
 """
 from __future__ import annotations
 
@@ -40,6 +43,7 @@ from pipeline.enclose.question import TIME_ALGO, TIME_OPTIONS   # noqa: E402
 from pipeline.enclose.reframe import framed_reading   # noqa: E402
 from pipeline.group_answer import solve   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
+from pipeline.solve_command import LINE_GRACE_SECONDS   # noqa: E402
 from pipeline.time_search import TIME_SEARCH, time_search_options   # noqa: E402
 from solver import Solver, load_problem   # noqa: E402
 from solver.dfpn import EYE_SPACE_COST, LIBERTY_COST, RACE_LEAD_COST, RANK_COST, SIMULATION_NODES   # noqa: E402
@@ -125,7 +129,7 @@ def warm_up(ways: list[str]) -> None:
 
 def solve_ways(job: tuple) -> list[dict]:
     """Solve one reading every way; a line per solve."""
-    row, ways, seconds, max_nodes, other = job
+    row, ways, seconds, max_nodes, other, lines_on = job
     found = framed_reading(REPOSITORY / row["file"], row)
     if isinstance(found, str):
         return [{"file": row["file"], "target": row["target"], "left_out": found}]
@@ -141,6 +145,12 @@ def solve_ways(job: tuple) -> list[dict]:
         lines.append({"file": row["file"], "target": row["target"], "area": area, "way": way,
                       "winner": verdict.winner, "nodes": verdict.nodes,
                       "cpu": round(time.thread_time() - started, 3)})
+        if lines_on and verdict.winner is not None:
+            line_started = time.thread_time()
+            line = solver.principal_variation(problem.to_play, "attacker", dfpn_proof=lines_on == "proof",
+                                              cpu_until=max(started + seconds, line_started + LINE_GRACE_SECONDS))
+            lines[-1].update(line_ended=line.ended, line_moves=len(line.moves),
+                             line_cpu=round(time.thread_time() - line_started, 3))
     return lines
 
 
@@ -226,6 +236,19 @@ def peer_check(lines: list[dict], readings: list[str], seconds: float) -> tuple[
     return not_asked + out, disagreed
 
 
+def line_table(lines: list[dict], ways: list[str]) -> list[str]:
+    """Each way's settled readings by how their main lines ended, and the lines' CPU seconds."""
+    endings = sorted({line["line_ended"] for line in lines if "line_ended" in line})
+    rows = []
+    for way in ways:
+        read = [line for line in lines if line.get("way") == way and "line_ended" in line]
+        cpu = sorted(line["line_cpu"] for line in read)
+        rows.append([way, len(read)] + [sum(line["line_ended"] == e for line in read) for e in endings]
+                    + [f"{cpu[len(cpu) // 2]:.2f}" if cpu else "-"])
+    return ["", "main lines of the settled readings, by how they ended:",
+            *markdown_table(["way", "settled"] + endings + ["median line CPU s"], rows)]
+
+
 def disagreements(lines: list[dict]) -> list[str]:
     winners: dict[tuple, set] = {}
     for line in lines:
@@ -251,6 +274,8 @@ def main(argv=None) -> int:
     parser.add_argument("--tables-from", metavar="RESULTS.jsonl", help="print the tables of an earlier --out")
     parser.add_argument("--peer", type=float, metavar="SECONDS",
                         help="then put each settled reading to tsumego.js, at most SECONDS each")
+    parser.add_argument("--lines", choices=("proof", "dfs"),
+                        help="read each settled reading's main line, on df-pn's proof or by DFS alone")
     args = parser.parse_args(argv)
     lines = []
     if args.tables_from:
@@ -272,7 +297,7 @@ def main(argv=None) -> int:
         out = open(args.out, "w") if args.out else None
         warm_up(ways)
         with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-            jobs = [(r, ways, args.seconds, args.max_nodes, args.other_guide) for r in readings]
+            jobs = [(r, ways, args.seconds, args.max_nodes, args.other_guide, args.lines) for r in readings]
             for done in pool.imap_unordered(solve_ways, jobs):
                 lines += done
                 for line in done:
@@ -282,6 +307,8 @@ def main(argv=None) -> int:
         if out:
             out.close()
     print(*tables(lines, ways), sep="\n")
+    if any("line_ended" in line for line in lines):
+        print(*line_table(lines, ways), sep="\n")
     differ = disagreements(lines)
     print(f"readings whose winners differ: {len(differ)}", *differ, sep="\n  ")
     peer_differ = 0

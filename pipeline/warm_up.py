@@ -44,7 +44,7 @@ def warm_up_solver(say=None) -> float:
         return 0.0
     started = time.perf_counter()
     if say is not None and not kernels_compiled():
-        say("compiling the solver (once, a minute or two)…")
+        say("compiling the solver (once, a few minutes)…")
     problem = tiny_problem()
     for algo in ("dfs", "dfpn"):
         solver = Solver(problem)

@@ -44,6 +44,17 @@ def _entry(exact, winner, move):
     return exact | (winner << 1) | ((move + 2) << 8)
 
 
+@inline_kernel
+def exact_entry(winner, move):
+    """A table value for a result that holds on every path (:mod:`solver.proof_copy` writes them)."""
+    return _entry(_EXACT, winner, move)
+
+
+@inline_kernel
+def is_exact(entry):
+    return entry & _EXACT != 0
+
+
 @kernel
 def _lookup(keys, values, key):
     i = table_slot(keys, key)

@@ -3,9 +3,11 @@
 From a position and the side to move, the line goes on, one move a step,
 until the target is captured or both sides pass:
 
-* the winner (by a DFS solve of the node, on the solver's warm table) plays
-  the solve's winning move; a defender that may pass passes when a pass wins
-  too, so a living group keeps its eye space.  A table move that the rules
+* the winner (by a DFS solve of the node, on the solver's warm table, which
+  holds df-pn's proof where df-pn settled the position: :mod:`solver.proof_copy`)
+  plays the solve's winning move; a defender that may pass passes when a pass wins
+  too (on df-pn's proof: when ``PASS_CHECK_NODES`` show it), so a living group keeps
+  its eye space.  A table move that the rules
   forbid on this line (a ko retake by a side not ko master) or that leads
   back to a position of the line gives way to the first move in the search's
   order that is allowed and wins here;
@@ -36,8 +38,10 @@ from .jit import kernel
 from .movegen import (C_CELLS, C_COUNTERS, C_HASH, C_HASHES, C_MOVES, C_PATH, C_TAGS, C_TARGET,
                       generate_moves, liberties, play_move, sort_moves, undo_move)
 from .problem import sgf_point
+from .proof_copy import copy_proof
 from .rules import MAX_DEPTH, NO_MOVE, PASS, km_after_pass, move_of, repetition_depth, sign, winner_of
-from .table import ABORT, ABORT_TIME_LIMIT, NODES, TAGS, node_key, table_slot, work_class
+from .table import (ABORT, ABORT_NODE_BUDGET, ABORT_TIME_LIMIT, MAX_NODES, NODES, TAGS, node_key, table_slot,
+                    work_class)
 
 # How a line ended (the kernel's status), and in words.
 CAPTURED, BOTH_PASSED, MOVE_CAP, ABORTED, DISAGREES = 1, 2, 3, 4, 5
@@ -45,6 +49,10 @@ ENDINGS = {CAPTURED: "capture", BOTH_PASSED: "passes", MOVE_CAP: "move cap", ABO
            DISAGREES: "disagreement"}
 # an ABORTED line's ending where the CPU-time limit stopped it, not the node budget
 TIME_LIMIT_ENDING = "time limit"
+# On df-pn's proof (solver.proof_copy), a defender's pass is checked within this many DFS
+# nodes, else its winning move is played: the pass's position is off the proof, and a DFS
+# solve of it can take as long as the problem did (a line of 0 moves in 10 CPU s seen).
+PASS_CHECK_NODES = 20_000
 
 
 @dataclass(frozen=True)
@@ -78,8 +86,9 @@ class PrincipalVariation:
 
 
 @kernel
-def _pass_wins(context, keys, values, work, color, km, depth):
-    """Whether ``color`` still wins by passing at the node at ``depth`` (the caller checks the abort flag)."""
+def _pass_wins(context, keys, values, work, color, km, depth, max_nodes):
+    """Whether ``color`` still wins by passing at the node at ``depth`` (the caller checks the abort
+    flag); ``max_nodes`` > 0: False as well where that many nodes do not settle it."""
     path = context[C_PATH]
     tags = context[C_TAGS]
     counters = context[C_COUNTERS]
@@ -92,8 +101,17 @@ def _pass_wins(context, keys, values, work, color, km, depth):
             return True   # the same pass situation again: the target lives, as in the search
     tags[counters[TAGS]] = tag
     counters[TAGS] += 1
+    line_budget = counters[MAX_NODES]
+    own_budget = max_nodes > 0 and (line_budget == 0 or counters[NODES] + max_nodes < line_budget)
+    if own_budget:
+        counters[MAX_NODES] = counters[NODES] + max_nodes
     response = search(context, keys, values, work, 3 - color, next_km, depth + 1)
     counters[TAGS] -= 1
+    if own_budget:
+        counters[MAX_NODES] = line_budget
+        if counters[ABORT] == ABORT_NODE_BUDGET:
+            counters[ABORT] = 0   # not settled within its own budget: the winning move is played
+            return False
     return winner_of(response) == color
 
 
@@ -192,7 +210,7 @@ def _winning_move_here(context, keys, values, work, color, km, depth, avoid_from
     for i in range(n):
         p = moves[i]
         if p == PASS:
-            if avoid_from < 0 and _pass_wins(context, keys, values, work, color, km, depth):
+            if avoid_from < 0 and _pass_wins(context, keys, values, work, color, km, depth, 0):
                 return PASS
         elif avoid_from < 0 or not _on_line(path, avoid_from, depth, children[i]):
             path[depth] = position
@@ -210,7 +228,7 @@ def _winning_move_here(context, keys, values, work, color, km, depth, avoid_from
 
 
 @kernel
-def follow(context, keys, values, work, line, final_cells, color, km, depth, max_moves):
+def follow(context, keys, values, work, line, final_cells, color, km, depth, max_moves, pass_check_nodes):
     """Walk the principal variation from the node at ``depth`` (module doc).
 
     Writes (colour, point or PASS) rows into ``line`` and the board at the
@@ -269,7 +287,7 @@ def follow(context, keys, values, work, line, final_cells, color, km, depth, max
                 if other != NO_MOVE:
                     move = other
             if color == defender and move != PASS and liberties(context, target, 2) > 1:
-                if _pass_wins(context, keys, values, work, color, km, depth):
+                if _pass_wins(context, keys, values, work, color, km, depth, pass_check_nodes):
                     move = PASS
                 if counters[ABORT] != 0:
                     status = ABORTED
@@ -324,10 +342,11 @@ def default_max_moves(area_points: int, depth: int) -> int:
     return max(0, min(6 * area_points + 20, MAX_DEPTH - depth))
 
 
-def principal_variation(solver, color: int, km: int, max_nodes: int = 0,
-                        max_moves: int | None = None, cpu_until: float | None = None) -> PrincipalVariation:
+def principal_variation(solver, color: int, km: int, max_nodes: int = 0, max_moves: int | None = None,
+                        cpu_until: float | None = None, dfpn_proof: bool = True) -> PrincipalVariation:
     """The line from ``solver``'s current position with ``color`` to move (``km``: see
-    :func:`solver.solver.ko_master_value`); :meth:`solver.Solver.principal_variation` is the API."""
+    :func:`solver.solver.ko_master_value`); :meth:`solver.Solver.principal_variation` is the API.
+    ``dfpn_proof`` False: DFS reads the line alone, df-pn's table unread (to measure the copy)."""
     board = solver.board
     if solver.target_captured():
         raise ValueError("the target has been captured")
@@ -337,6 +356,10 @@ def principal_variation(solver, color: int, km: int, max_nodes: int = 0,
     max_moves = max(0, min(max_moves, MAX_DEPTH - depth))
     line = np.zeros((max(max_moves, 1), 2), dtype=np.int32)
     final_cells = np.empty_like(board.cells)
+    # where df-pn has searched, the line reads its proof (solver.proof_copy)
+    on_proof = dfpn_proof and solver.tables["dfpn"].count > 0
+    if on_proof:
+        copy_proof(solver, color, km)
     table = solver.tables["dfs"]
     if depth:
         path = solver.context[C_PATH]
@@ -344,7 +367,7 @@ def principal_variation(solver, color: int, km: int, max_nodes: int = 0,
     count, status, winner = solver.run_search(
         table, max_nodes,
         lambda: follow(solver.context, table.keys, table.values, table.work, line, final_cells,
-                       color, km, depth, max_moves), cpu_until)
+                       color, km, depth, max_moves, PASS_CHECK_NODES if on_proof else 0), cpu_until)
     timed_out = status == ABORTED and solver.counters[ABORT] == ABORT_TIME_LIMIT
     ended = TIME_LIMIT_ENDING if timed_out else ENDINGS[status]
     moves = [(c, "pass" if p == PASS else board.xy(p)) for c, p in line[:count].tolist()]

@@ -388,15 +388,17 @@ class Solver:
         return verdict != NO_CLAIM, (self.board.xy(int(verdict)) if verdict >= 0 else None)
 
     def principal_variation(self, color: int, ko_master: str = "attacker", max_nodes: int = 0,
-                            max_moves: int | None = None, cpu_until: float | None = None) -> PrincipalVariation:
+                            max_moves: int | None = None, cpu_until: float | None = None,
+                            dfpn_proof: bool = True) -> PrincipalVariation:
         """The line from the current position with ``color`` to move, played to its end: the
         winner's solve moves against the loser's most stubborn replies, until the target is
         captured or both sides pass (:mod:`solver.principal_variation`).  ``max_nodes``
         budgets the whole line (0: none), ``cpu_until`` stops it as it stops a solve,
         ``max_moves`` caps its length (default six times the search area's points plus
-        twenty); the board is left as it was."""
-        return principal_variation(self, color, ko_master_value(ko_master, self.defender),
-                                   max_nodes=max_nodes, max_moves=max_moves, cpu_until=cpu_until)
+        twenty); where df-pn settled the position, the line reads its proof
+        (:mod:`solver.proof_copy`; ``dfpn_proof`` False: not); the board is left as it was."""
+        return principal_variation(self, color, ko_master_value(ko_master, self.defender), max_nodes=max_nodes,
+                                   max_moves=max_moves, cpu_until=cpu_until, dfpn_proof=dfpn_proof)
 
 
 def solve_problem(problem: Problem, to_play: int | None = None, **options) -> Verdict:
