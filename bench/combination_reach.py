@@ -45,6 +45,7 @@ from pipeline.group_answer import solve   # noqa: E402
 from pipeline.markdown import markdown_table   # noqa: E402
 from pipeline.solve_command import LINE_GRACE_SECONDS   # noqa: E402
 from pipeline.time_search import TIME_SEARCH, time_search_options   # noqa: E402
+from pipeline.warm_up import warm_up_solver   # noqa: E402
 from solver import Solver, load_problem   # noqa: E402
 from solver.dfpn import EYE_SPACE_COST, LIBERTY_COST, RACE_LEAD_COST, RANK_COST, SIMULATION_NODES   # noqa: E402
 
@@ -125,6 +126,7 @@ def warm_up(ways: list[str]) -> None:
         algo, options, _ = WAYS[way]
         for search in (("dfs", TIME_ALGO) if algo == TIME_SEARCH else (algo,)):
             Solver(problem, **options).solve(problem.to_play, algo=search, max_nodes=10_000)
+    warm_up_solver()   # df-pn's proof copied for the lines too (solver.proof_copy)
 
 
 def solve_ways(job: tuple) -> list[dict]:

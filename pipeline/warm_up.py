@@ -25,6 +25,7 @@ import time
 
 from solver import BLACK, WHITE, Solver, parse_problem
 from solver.jit import kernels_compiled
+from solver.proof_copy import copy_proof
 
 TINY_PROBLEM = b"(;SZ[9]PL[B]AB[ea][eb][ac][bc][cc][dc][ec]AW[da][ab][bb][cb][db]MA[da])"
 
@@ -50,6 +51,7 @@ def warm_up_solver(say=None) -> float:
         solver = Solver(problem)
         for color in (BLACK, WHITE):
             solver.solve(color, algo=algo)
+    copy_proof(solver, BLACK, 0)   # df-pn's proof into DFS's table, as a line on it starts
     solver = Solver(problem)
     line = solver.principal_variation(BLACK)
     from solver.main_line import settled_length
