@@ -47,10 +47,11 @@ from solver.problem import parse_sgf_point, reason_of, sgf_point
 # settled (solver.main_line): the table's, which says where each was measured or chosen.
 DEFAULT_SOLVE_MAX_NODES = budgets.SOLVE_MAX_NODES
 SETTLED_CHECK_NODES = budgets.SETTLED_CHECK_NODES
-# With --seconds the main line stops where the answer's time ends, or this many CPU seconds
-# after its solves, whichever is later: a line read on the table of a DFS solve walks on
-# proved positions and ends in a fraction of a second, but where df-pn settled the answer (the
-# time search's second part) DFS reads it anew, and may not settle it in any time a player waits.
+# With --seconds the main line, and the check of where it is settled, stop where the answer's
+# time ends, or this many CPU seconds after its solves, whichever is later: a line read on a
+# proof (DFS's, or df-pn's copied: solver.proof_copy) ends in a fraction of a second, but a
+# pass check and the settled check solve positions off the proof, each within its node budget,
+# and there are many of them (6.2 CPU s on one line of 12 moves: RESULTS.md, section 167).
 LINE_GRACE_SECONDS = 5.0
 
 
@@ -184,8 +185,8 @@ def write_answer(path: str, answer_sgf: str) -> str | None:
 def add_main_line(row: dict, solver, problem, answer, args, cpu_until: float | None = None) -> str:
     """Add the main line to ``row`` (``pv``, ``pv_full_length``, ``final``, ``pv_complete``);
     the text lines that show it: the moves numbered, then the board at the line's end.
-    ``cpu_until``: where the answer's time ends (``--seconds``), which the line may pass by
-    ``LINE_GRACE_SECONDS`` at most.
+    ``cpu_until``: where the answer's time ends (``--seconds``), which the line and the check
+    of where it is settled may pass by ``LINE_GRACE_SECONDS`` at most.
 
     The line is read with the ko master that makes it the answer's (the side to play
     where it must win a ko, else the loser: the winner needs no ko).  Where no move
@@ -204,7 +205,7 @@ def add_main_line(row: dict, solver, problem, answer, args, cpu_until: float | N
     else:
         why = f"the solve ran out of {answer.limit}"
     moves = [] if line is None else opening + line.moves[:settled_length(solver, line, ko_master,
-                                                                          SETTLED_CHECK_NODES)]
+                                                                          SETTLED_CHECK_NODES, line_until)]
     size = problem.size
     row["pv"] = [{"color": color_letter(c), "move": go_move(m, size), "sgf": sgf_of(m)} for c, m in moves]
     row["pv_full_length"] = 0 if line is None else len(opening) + len(line.moves)

@@ -18,12 +18,16 @@ a line through a ko is cut after the ko is settled, never before.
 """
 from __future__ import annotations
 
+import time
 
-def settled_length(solver, line, ko_master: str = "attacker", max_nodes: int = 100_000) -> int:
+
+def settled_length(solver, line, ko_master: str = "attacker", max_nodes: int = 100_000,
+                   cpu_until: float | None = None) -> int:
     """How many moves of ``line`` (a :class:`~solver.principal_variation.PrincipalVariation`
     from ``solver``'s current position) a player needs: up to the first winner's move after
     which the loser cannot change the status even moving twice.  The whole line when no
-    earlier point is settled, or a check runs out of ``max_nodes`` (a solve)."""
+    earlier point is settled, a check runs out of ``max_nodes`` (a solve), or the thread's
+    CPU clock reaches ``cpu_until`` (None: no time limit) before one is found."""
     if line.winner is None:
         return len(line.moves)
     loser = 3 - line.winner
@@ -35,8 +39,10 @@ def settled_length(solver, line, ko_master: str = "attacker", max_nodes: int = 1
             if not solver.play(*move, color):
                 break   # a move the rules allow only with the line's own history: stop checking
             played += 1
+            if cpu_until is not None and time.thread_time() >= cpu_until:
+                break
             if color == line.winner and _loser_cannot_unsettle(solver, loser, line.winner,
-                                                               ko_master, max_nodes):
+                                                               ko_master, max_nodes, cpu_until):
                 return index + 1
     finally:
         for _ in range(played):
@@ -44,7 +50,8 @@ def settled_length(solver, line, ko_master: str = "attacker", max_nodes: int = 1
     return len(line.moves)
 
 
-def _loser_cannot_unsettle(solver, loser: int, winner: int, ko_master: str, max_nodes: int) -> bool:
+def _loser_cannot_unsettle(solver, loser: int, winner: int, ko_master: str, max_nodes: int,
+                           cpu_until: float | None) -> bool:
     """Whether ``winner`` still wins after each of ``loser``'s moves with ``loser`` to move again."""
     if solver.target_captured():
         return True
@@ -54,7 +61,7 @@ def _loser_cannot_unsettle(solver, loser: int, winner: int, ko_master: str, max_
         try:
             if solver.target_captured():
                 return False   # the loser (the attacker) took the target: nothing settled
-            verdict = solver.solve(loser, ko_master=ko_master, max_nodes=max_nodes)
+            verdict = solver.solve(loser, ko_master=ko_master, max_nodes=max_nodes, cpu_until=cpu_until)
             if verdict.winner != winner:
                 return False
         finally:

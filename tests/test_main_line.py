@@ -63,3 +63,15 @@ def test_the_cut_is_where_the_status_is_first_settled(path, first):
         if color == line.winner and move != "pass" and "pass" not in [m for _, m in line.moves[:index + 1]]:
             # an earlier winner's move: the loser could still turn the status there
             assert loser_can_unsettle(position_after(problem, line.moves[:index + 1]), loser, line.winner)
+
+
+def test_past_its_time_the_check_leaves_the_line_whole_and_the_board_as_it_was():
+    """``cpu_until`` bounds the checks (solve --seconds's line): none made, the whole line kept."""
+    import time
+    problem = load_problem(PROBLEMS[0])
+    solver = Solver(problem)
+    line = solver.principal_variation(BLACK)
+    assert settled_length(solver, line) < len(line.moves)   # a line the checks would cut
+    assert settled_length(solver, line, cpu_until=time.thread_time() - 1) == len(line.moves)
+    assert settled_length(solver, line, cpu_until=time.thread_time() + 60) == settled_length(solver, line)
+    assert np.array_equal(solver.board.to_array(), problem.stones)
