@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from bench.combination_reach import disagreements, main, tables
+from bench.combination_reach import disagreements, line_table, main, tables
 
 
 def line(file, area, way, winner, nodes, cpu):
@@ -22,6 +22,14 @@ def test_the_tables_count_what_each_way_settled_and_the_ratios_where_both_did():
     assert "| 17-18 | 2 | 2 | 2 |" in text and "| 21-25 | 1 | 0 | 1 |" in text and "| all | 3 | 2 | 3 |" in text
     # nodes 0.25 and 1.0: geometric mean 0.5; CPU 0.5 and 0.25: 0.354
     assert "| dfpn | 2 | 0.500 |" in text and "| 0.354 |" in text
+
+
+def test_the_lines_table_counts_each_way_s_lines_by_how_they_ended():
+    read = [dict(LINES[0], line_ended="capture", line_cpu=0.2), dict(LINES[1], line_ended="time limit", line_cpu=7.0),
+            dict(LINES[3], line_ended="passes", line_cpu=0.1), dict(LINES[5], line_ended="capture", line_cpu=0.4)]
+    text = "\n".join(line_table(read + [LINES[2]], ["dfs", "dfpn"]))
+    assert "| way | settled | capture | passes | time limit | median line CPU s |" in text
+    assert "| dfs | 1 | 1 | 0 | 0 | 0.20 |" in text and "| dfpn | 3 | 1 | 1 | 1 | 0.40 |" in text
 
 
 def test_winners_that_differ_are_named_and_fail_the_run(tmp_path, capsys):
