@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bench.proof_copy_check import exact_winners, main as check_folder
 from pipeline.time_search import time_search_options
 from solver import Solver, load_problem, principal_variation
 from solver.proof_copy import copy_proof
@@ -16,13 +17,6 @@ from solver.solver import ko_master_value
 ROOT = Path(__file__).resolve().parents[1]
 # every fifth own problem (the folder sorted), both sides first
 PROBLEMS = sorted((ROOT / "sgf-problems").rglob("*.sgf"))[::5]
-EXACT = 1   # solver.dfs's table value: bit 0 exact, bits 1-2 winner
-
-
-def exact_winners(table) -> dict[int, int]:
-    """key -> winner of every exact entry in a DFS table."""
-    held = (table.keys != 0) & (table.values[:, 0] & EXACT != 0)
-    return dict(zip(table.keys[held].tolist(), ((table.values[held, 0] >> 1) & 3).tolist()))
 
 
 @pytest.mark.parametrize("path", PROBLEMS, ids=lambda p: p.stem)
@@ -71,3 +65,12 @@ def test_without_a_df_pn_solve_nothing_is_copied_and_the_line_is_dfs_s():
     solver = Solver(problem)
     assert copy_proof(solver, 1, ko_master_value("attacker", solver.defender)) == 0
     assert solver.principal_variation(1).moves == Solver(problem).principal_variation(1).moves
+
+
+def test_the_check_over_a_folder_counts_shared_results_and_passes(tmp_path, capsys):
+    for path in PROBLEMS[:3]:
+        (tmp_path / path.name).write_bytes(path.read_bytes())
+    assert check_folder(["--problems", str(tmp_path), "--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "problems: 3 " in printed and "differ: 0 bad lines: 0" in printed
+    assert "shared: 0 " not in printed
