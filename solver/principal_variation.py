@@ -6,7 +6,7 @@ until the target is captured or both sides pass:
 * the winner (by a DFS solve of the node, on the solver's warm table, which
   holds df-pn's proof where df-pn settled the position: :mod:`solver.proof_copy`)
   plays the solve's winning move; a defender that may pass passes when a pass wins
-  too (on df-pn's proof: when ``PASS_CHECK_NODES`` show it), so a living group keeps
+  too (where df-pn has searched: when ``PASS_CHECK_NODES`` show it), so a living group keeps
   its eye space.  A table move that the rules
   forbid on this line (a ko retake by a side not ko master) or that leads
   back to a position of the line gives way to the first move in the search's
@@ -49,9 +49,10 @@ ENDINGS = {CAPTURED: "capture", BOTH_PASSED: "passes", MOVE_CAP: "move cap", ABO
            DISAGREES: "disagreement"}
 # an ABORTED line's ending where the CPU-time limit stopped it, not the node budget
 TIME_LIMIT_ENDING = "time limit"
-# On df-pn's proof (solver.proof_copy), a defender's pass is checked within this many DFS
-# nodes, else its winning move is played: the pass's position is off the proof, and a DFS
-# solve of it can take as long as the problem did (a line of 0 moves in 10 CPU s seen).
+# Where df-pn has searched (its proof copied: solver.proof_copy), a defender's pass is
+# checked within this many DFS nodes, else its winning move is played: the pass's position
+# is off the proof, and a DFS solve of it can take as long as the problem did (a line of 0
+# moves in 10 CPU s seen).
 PASS_CHECK_NODES = 20_000
 
 

@@ -26,6 +26,7 @@ from .jit import kernel
 from .movegen import C_AREA, C_CELLS, C_COUNTERS, C_HASH, C_TARGET, C_ZONE_FULL, play_move, undo_move
 from .rules import INF_DEPTH, MAX_DEPTH, NO_MOVE
 from .table import TABLE_CAPPED, TABLE_COUNT, node_key, table_claim, table_slot
+from .zones import store_zone
 
 
 @kernel
@@ -51,9 +52,8 @@ def _copy_from(context, from_keys, from_values, from_work, keys, values, work, c
         return 0
     move = from_values[source, V_MOVE] if won else NO_MOVE
     values[slot, 0] = exact_entry(color if won else 3 - color, move)
-    full = context[C_ZONE_FULL]
-    for w in range(values.shape[1] - 1):
-        values[slot, 1 + w] = np.int64(full[w])   # its relevance zone, where DFS keeps one: unknown
+    if values.shape[1] > 1:   # DFS keeps zones (solver.zones): this one is unknown, the universe
+        store_zone(context, values, slot, context[C_ZONE_FULL])
     copied = np.int64(1)
     if depth + 1 >= MAX_DEPTH:
         return copied
